@@ -1,0 +1,111 @@
+/**
+ * The `meshinject` command line: option parsing and I/O. The work itself is done by pure modules
+ * (values.ts builds the values, render.ts runs the template).
+ */
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { Command } from "commander";
+import { TemplateError } from "../template/index.js";
+import { writeFileAtomic } from "./output.js";
+import { renderTemplate } from "./render.js";
+import { buildValues, ValuesInputError } from "./values.js";
+
+/** An error meant for the user: printed as `meshinject: MESSAGE`, exit code 1. */
+export class CliError extends Error {
+  override name = "CliError";
+}
+
+interface RenderOptions {
+  file: string;
+  values: string[];
+  set: string[];
+  setString: string[];
+  output?: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** package.json sits two levels up from both src/cli/ and dist/cli/. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  return pkg.version;
+}
+
+async function readText(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    throw new CliError(`cannot read ${what} ${path}: ${(e as Error).message}`);
+  }
+}
+
+async function render(opts: RenderOptions): Promise<void> {
+  const text = await readText(opts.file, "template");
+  const files = [];
+  for (const name of opts.values) files.push({ name, text: await readText(name, "values file") });
+  const values = buildValues({ files, set: opts.set, setString: opts.setString });
+  // Template errors already name the file: `template: PATH:LINE:COL: ...`.
+  const output = renderTemplate(opts.file, text, values);
+  if (opts.output === undefined) {
+    process.stdout.write(output);
+  } else {
+    try {
+      await writeFileAtomic(opts.output, output);
+    } catch (e) {
+      throw new CliError(`cannot write ${opts.output}: ${(e as Error).message}`);
+    }
+  }
+}
+
+const RENDER_HELP = `
+The template sees one value, .Values: the values files merged in order (maps merge key by key,
+later files win, lists are replaced), then every --set, then every --set-string. There is no
+.Release, .Chart or .Capabilities. Functions: Go's builtins, Sprig v3, and Helm's toYaml,
+fromYaml, required, tpl and include.
+
+Values files are read as Helm reads them: YAML 1.1 (yes/no/on/off are booleans) decoded through
+JSON, so every number is a float64 (1000000 prints as 1e+06). --set follows Helm's syntax:
+  --set a.b=c,d=e      nested keys, several pairs
+  --set list={x,y}     a list          --set list[1]=y    one list element
+  --set n=3            int64 3         --set flag=true    bool (also false; null gives nil)
+  --set-string n=3     the string "3"  --set 'a\\.b=c'      key "a.b" (backslash escapes)
+As in Helm, the text "<no value>" (what a missing value prints) is removed from the output.
+
+Example:
+  meshinject template render -f examples/deployment.tmpl --values examples/values.yaml --set replicaCount=3
+`;
+
+export function buildProgram(): Command {
+  const program = new Command("meshinject")
+    .description("Kubernetes sidecar injection compatible with Istio's configuration (in progress).")
+    .version(packageVersion());
+  const template = program
+    .command("template")
+    .description("Go text/template tools (Go 1.19 text/template with Sprig v3 functions)");
+  template
+    .command("render")
+    .description("render a Go template with Helm-style values, like `helm template` for a single file")
+    .requiredOption("-f, --file <template>", "template file to render")
+    .option("--values <file>", "YAML values file (repeatable; later files override earlier ones)", collect, [])
+    .option("--set <key=value>", "set values on the command line (repeatable; key=v1,key2=v2)", collect, [])
+    .option("--set-string <key=value>", "like --set, but every value stays a string (repeatable)", collect, [])
+    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .addHelpText("after", RENDER_HELP)
+    .action(render);
+  return program;
+}
+
+/** Runs the program; user-facing errors print one line on stderr and set exit code 1. */
+export async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync([...argv]);
+  } catch (e) {
+    const expected = e instanceof CliError || e instanceof ValuesInputError || e instanceof TemplateError;
+    // Anything else is a bug in meshinject: keep the stack for the report.
+    const message = expected ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;
+    process.stderr.write(`meshinject: ${message}\n`);
+    process.exitCode = 1;
+  }
+}

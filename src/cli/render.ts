@@ -1,0 +1,24 @@
+/**
+ * Renders one template the way `helm template` renders a chart file, minus the chart: the data is
+ * `{ Values: <values> }`, the functions are Sprig's plus Helm's extras, and the text `<no value>`
+ * is removed from the output afterwards (Helm runs templates with missingkey=zero and strips what
+ * missing values print).
+ */
+import { type GoValue, helmFuncs, parse, sprigFuncs } from "../template/index.js";
+import { newMap } from "../template/value.js";
+
+/** The data a rendered template sees. Only `.Values` exists; there is no `.Release`, `.Chart` or `.Capabilities`. */
+export function templateData(values: Record<string, GoValue>): Record<string, GoValue> {
+  const data = newMap();
+  data.Values = values;
+  return data;
+}
+
+/**
+ * Parses and executes `text`. `name` names the template in error messages (`template: NAME:3:7: ...`),
+ * so callers pass the file path. Throws the engine's TemplateError on parse or execution errors.
+ */
+export function renderTemplate(name: string, text: string, values: Record<string, GoValue>): string {
+  const template = parse(name, text, { funcs: { ...sprigFuncs, ...helmFuncs } });
+  return template.execute(templateData(values)).replaceAll("<no value>", "");
+}

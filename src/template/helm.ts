@@ -1,0 +1,98 @@
+/**
+ * Helm's template functions beyond Sprig: `toYaml`, `fromYaml`, `fromYamlArray`, `required`, `tpl`
+ * and `include`. They are an opt-in set (Helm charts use them; Istio's injection templates do not),
+ * offered by `meshinject template render`.
+ */
+
+import { stringify, parse as yamlParse } from "yaml";
+import { encodeJSON } from "./sprig/defaults.js";
+import { type Template, currentTemplate } from "./template.js";
+import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "./value.js";
+
+/** Helm stops `include` recursion at this depth with its own message. */
+const MAX_INCLUDE_DEPTH = 200;
+let includeDepth = 0;
+
+/** Helm's toYaml: through JSON (sigs.k8s.io/yaml), keys sorted, no trailing newline; "" on error. */
+function toYaml(v: GoValue): string {
+  try {
+    const plain: unknown = JSON.parse(encodeJSON(v, { escapeHTML: false }));
+    return stringify(plain, { sortMapEntries: true, indentSeq: false, lineWidth: 0 }).replace(/\n$/, "");
+  } catch {
+    return "";
+  }
+}
+
+function fromYaml(text: string): GoValue {
+  try {
+    const v: unknown = yamlParse(text, { version: "1.1" });
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return toGoModel(v);
+    const m = newMap();
+    m.Error = "error unmarshaling JSON: json: cannot unmarshal into Go value of type map[string]interface {}";
+    return m;
+  } catch (e) {
+    const m = newMap();
+    m.Error = e instanceof Error ? e.message : String(e);
+    return m;
+  }
+}
+
+function fromYamlArray(text: string): GoValue {
+  try {
+    const v: unknown = yamlParse(text, { version: "1.1" });
+    if (Array.isArray(v)) return toGoModel(v);
+    return [`error unmarshaling JSON: json: cannot unmarshal into Go value of type []interface {}`];
+  } catch (e) {
+    return [e instanceof Error ? e.message : String(e)];
+  }
+}
+
+/** YAML values reach templates as JSON would decode them: numbers float64, maps map[string]interface{}. */
+function toGoModel(v: unknown): GoValue {
+  return JSON.parse(JSON.stringify(v)) as GoValue;
+}
+
+function required(message: string, v: GoValue): GoValue {
+  if (v === null || v === undefined || v === "") throw new GoError(message);
+  return v;
+}
+
+function activeTemplate(fn: string): Template {
+  const t = currentTemplate();
+  if (t === undefined) throw new GoError(`${fn} called outside a template execution`);
+  return t;
+}
+
+function include(name: string, data: GoValue): string {
+  const t = activeTemplate("include");
+  if (includeDepth >= MAX_INCLUDE_DEPTH) {
+    throw new GoError(`rendering template has a nested reference name: ${name}`);
+  }
+  includeDepth++;
+  try {
+    return t.executeTemplate(name, data);
+  } finally {
+    includeDepth--;
+  }
+}
+
+function tpl(text: string, data: GoValue): string {
+  const t = activeTemplate("tpl").clone();
+  t.parse(text);
+  includeDepth++;
+  try {
+    if (includeDepth > MAX_INCLUDE_DEPTH) throw new GoError("tpl: nested too deeply");
+    return t.execute(data);
+  } finally {
+    includeDepth--;
+  }
+}
+
+export const helmFuncs: Readonly<Record<string, GoFunc>> = {
+  toYaml: goFunc("toYaml", ["any"], toYaml, "string"),
+  fromYaml: goFunc("fromYaml", ["string"], fromYaml, "map[string]interface {}"),
+  fromYamlArray: goFunc("fromYamlArray", ["string"], fromYamlArray, "[]interface {}"),
+  required: goFunc("required", ["string", "any"], required, "(interface {}, error)"),
+  include: goFunc("include", ["string", "any"], include, "(string, error)"),
+  tpl: goFunc("tpl", ["string", "any"], tpl, "(string, error)"),
+};

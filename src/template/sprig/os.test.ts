@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { GoError } from "../value.js";
+import { expand, osFuncs } from "./os.js";
+
+test("expand follows os.Expand", () => {
+  const env: Record<string, string> = { HOME: "/root", "1": "one", "a b": "sp" };
+  const look = (n: string) => env[n] ?? "";
+  // Checked against Go 1.19's os.ExpandEnv.
+  assert.equal(expand("$HOME|${HOME}|$|${}|${|$$|$1|${HOME|a$-b|$é", look), "/root|/root|$||||one|HOME|ab|$é");
+  assert.equal(expand("no dollars", look), "no dollars");
+  assert.equal(expand("$", look), "$");
+  assert.equal(expand("x${a b}y", look), "xspy");
+  assert.equal(expand("${1}${HOME}x", look), "one/rootx");
+});
+
+test("env and expandenv read process.env", () => {
+  process.env.MESHINJECT_SPRIG_TEST = "v";
+  assert.equal(osFuncs.env!.fn("MESHINJECT_SPRIG_TEST"), "v");
+  assert.equal(osFuncs.env!.fn("MESHINJECT_SPRIG_UNSET_VAR"), "");
+  assert.equal(osFuncs.expandenv!.fn("[$MESHINJECT_SPRIG_TEST]"), "[v]");
+  delete process.env.MESHINJECT_SPRIG_TEST;
+});
+
+test("hello and fail", () => {
+  assert.equal(osFuncs.hello!.fn(), "Hello!");
+  assert.throws(() => osFuncs.fail!.fn("boom"), (e: unknown) => e instanceof GoError && e.message === "boom");
+  assert.deepEqual(osFuncs.fail!.params, ["string"]);
+});

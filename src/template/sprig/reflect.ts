@@ -1,0 +1,128 @@
+/**
+ * Sprig's reflection functions: typeOf, typeIs, typeIsLike, kindOf, kindIs, deepEqual.
+ *
+ * `kindOf` prints reflect.Kind names, which are finer than value.ts's `kindOf` (`int64`, `float64`,
+ * `uint8` rather than `int` / `float`), so they are derived here from the value's Go type.
+ * The module also exports the helpers the list functions share: `reflectKind` (for Sprig's
+ * "Cannot ... on type %s" messages) and `deepEqual` (reflect.DeepEqual, used by has/uniq/without).
+ */
+import {
+  type GoFunc,
+  type GoValue,
+  goFunc,
+  isGoFunc,
+  isGoObject,
+  isMap,
+  mapGet,
+  TypedNil,
+  TypedNumber,
+  typeName,
+} from "../value.js";
+
+/** reflect.ValueOf(v).Kind().String() for a value of the model. */
+export function reflectKind(v: GoValue): string {
+  switch (typeof v) {
+    case "string":
+      return "string";
+    case "boolean":
+      return "bool";
+    case "bigint":
+      return "int";
+    case "number":
+      return "float64";
+    case "object":
+      if (v === null) return "invalid";
+      if (v instanceof TypedNumber) return v.type;
+      if (v instanceof Uint8Array) return "slice";
+      if (Array.isArray(v)) return kindOfTypeName(typeName(v));
+      if (v instanceof TypedNil) return kindOfTypeName(v.type);
+      if (isGoFunc(v)) return "func";
+      if (isGoObject(v)) return v.goTypeName().startsWith("*") ? "ptr" : "struct";
+      return "map";
+    default:
+      return "invalid";
+  }
+}
+
+/** The kind named by a composite Go type name (`[]string` is a slice, `[3]int` an array, ...). */
+function kindOfTypeName(t: string): string {
+  if (t.startsWith("[]")) return "slice";
+  if (t.startsWith("[")) return "array";
+  if (t.startsWith("map[")) return "map";
+  if (t.startsWith("func")) return "func";
+  if (t.startsWith("chan") || t.startsWith("<-chan")) return "chan";
+  if (t.startsWith("*")) return "ptr";
+  if (t === "interface {}" || t.startsWith("interface")) return "interface";
+  return "struct";
+}
+
+/** True for the nil forms of the model: null, undefined and TypedNil. */
+function isNil(v: GoValue): boolean {
+  return v === null || v === undefined || v instanceof TypedNil;
+}
+
+/** reflect.DeepEqual: same Go type and deeply equal contents; nil and empty slices/maps differ. */
+export function deepEqual(a: GoValue, b: GoValue): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) {
+    return (a === null || a === undefined) && (b === null || b === undefined);
+  }
+  return valueEqual(a, b, new Set());
+}
+
+function valueEqual(a: GoValue, b: GoValue, seen: Set<unknown>): boolean {
+  // Interface elements (inside []interface{} / map[string]interface{}): both nil, or same dynamic type.
+  if (a === null || a === undefined || b === null || b === undefined) {
+    return (a === null || a === undefined) && (b === null || b === undefined);
+  }
+  if (typeName(a) !== typeName(b)) return false;
+  if (a === b) return !(typeof a === "number" && Number.isNaN(a));
+  if (typeof a === "number") return a === b;
+  if (typeof a !== "object" || typeof b !== "object") return a === b;
+  if (a instanceof TypedNumber) return b instanceof TypedNumber && a.value === b.value;
+  if (isNil(a) || isNil(b)) {
+    // A typed nil only equals a typed nil of its type; a nil func never equals a non-nil one.
+    return isNil(a) && isNil(b);
+  }
+  if (isGoFunc(a)) return false;
+  if (seen.has(a)) return true; // reflect.DeepEqual treats revisited pairs as equal
+  seen.add(a);
+  try {
+    if (a instanceof Uint8Array && b instanceof Uint8Array) {
+      return a.length === b.length && a.every((x, i) => x === b[i]);
+    }
+    if (Array.isArray(a) && Array.isArray(b)) {
+      return a.length === b.length && a.every((x, i) => valueEqual(x, b[i], seen));
+    }
+    if (isGoObject(a) && isGoObject(b)) {
+      if (a.goIsNil?.() || b.goIsNil?.()) return !!a.goIsNil?.() && !!b.goIsNil?.();
+      const fa = a.goFields?.() ?? [];
+      const fb = b.goFields?.() ?? [];
+      return fa.length === fb.length && fa.every(([n, x], i) => fb[i][0] === n && valueEqual(x, fb[i][1], seen));
+    }
+    if (isMap(a) && isMap(b)) {
+      const ka = Object.keys(a);
+      if (ka.length !== Object.keys(b).length) return false;
+      return ka.every((k) => Object.hasOwn(b, k) && valueEqual(a[k], mapGet(b, k), seen));
+    }
+    return false;
+  } finally {
+    seen.delete(a);
+  }
+}
+
+export const reflectFuncs: Record<string, GoFunc> = {
+  typeOf: goFunc("typeOf", ["any"], (src) => typeName(src), "string"),
+  typeIs: goFunc("typeIs", ["string", "any"], (target, src) => target === typeName(src), "bool"),
+  typeIsLike: goFunc(
+    "typeIsLike",
+    ["string", "any"],
+    (target, src) => {
+      const t = typeName(src);
+      return target === t || `*${target as string}` === t;
+    },
+    "bool",
+  ),
+  kindOf: goFunc("kindOf", ["any"], (src) => reflectKind(src), "string"),
+  kindIs: goFunc("kindIs", ["string", "any"], (target, src) => target === reflectKind(src), "bool"),
+  deepEqual: goFunc("deepEqual", ["any", "any"], (x, y) => deepEqual(x, y), "bool"),
+};
