@@ -34,6 +34,7 @@ import {
   sortedKeys,
   TypedNil,
   TypedNumber,
+  Complex,
   typeName,
 } from "./value.js";
 
@@ -355,6 +356,10 @@ class Printer {
       this.printNumber(arg, verb);
       return;
     }
+    if (arg instanceof Complex) {
+      this.fmtComplex(arg, verb);
+      return;
+    }
     if (arg instanceof Uint8Array) {
       this.fmtBytes(arg, verb, "[]byte");
       return;
@@ -397,6 +402,10 @@ class Printer {
       this.printNumber(v, verb);
       return;
     }
+    if (v instanceof Complex) {
+      this.fmtComplex(v, verb);
+      return;
+    }
     if (v instanceof Uint8Array) {
       if (verb === "s" || verb === "q" || verb === "x" || verb === "X") this.fmtBytes(v, verb, "[]uint8");
       else this.printList(v, "[]uint8", verb, depth);
@@ -425,6 +434,21 @@ class Printer {
       return;
     }
     this.printMap(v as Record<string, GoValue>, verb, depth);
+  }
+
+  /** A complex128 prints as `(re+imi)`, each part with the float verb; the imaginary part always signed. */
+  private fmtComplex(c: Complex, verb: string): void {
+    if (!"vbgGxXfFeE".includes(verb)) {
+      this.badVerb(verb);
+      return;
+    }
+    const oldPlus = this.plus;
+    this.buf += "(";
+    this.fmtFloat(c.re, 64, verb);
+    this.plus = true;
+    this.fmtFloat(c.im, 64, verb);
+    this.buf += "i)";
+    this.plus = oldPlus;
   }
 
   private printNumber(n: TypedNumber, verb: string): void {

@@ -144,7 +144,8 @@ export function isGoObject(v: unknown): v is GoObject {
 export function isMap(v: unknown): v is Record<string, GoValue> {
   if (typeof v !== "object" || v === null) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  // Host objects and funcs may be object literals too; their marker keys tell them apart.
+  return (proto === Object.prototype || proto === null) && !(GO_OBJECT in v) && !(GO_FUNC in v);
 }
 
 /** A new empty `map[string]interface {}` (no prototype, so every key is data). */

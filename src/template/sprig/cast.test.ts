@@ -2,7 +2,18 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { TypedNumber } from "../value.js";
-import { castToString, formatFloatG, formatV, parseGoFloat, parseGoInt, strval, toBool, toFloat64, toInt, toInt64 } from "./cast.js";
+import {
+  castToString,
+  formatFloatG,
+  formatV,
+  parseGoFloat,
+  parseGoInt,
+  strval,
+  toBool,
+  toFloat64,
+  toInt,
+  toInt64,
+} from "./cast.js";
 
 test("toInt64 reads strings with ParseInt base 0 after trimming a zero fraction", () => {
   const cases: Array<[unknown, bigint]> = [

@@ -7,7 +7,7 @@
  * zones use Intl for offsets; their abbreviations come from Intl as well, which mostly agrees with
  * Go's tzdata ("EDT", "IST") and otherwise falls back to tzdata's numeric style ("-03").
  */
-import { GoError, GO_OBJECT, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../value.js";
+import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../value.js";
 
 // ---- locations ---------------------------------------------------------------------------------
 
@@ -68,7 +68,11 @@ function ianaOffset(zone: string, unix: number): number {
   for (const part of f.formatToParts(ms)) p[part.type] = part.value;
   let year = Number(p.year);
   if (p.era === "BC" || p.era === "B") year = 1 - year;
-  const localSec = daysFromCivil(year, Number(p.month), Number(p.day)) * 86400 + Number(p.hour) * 3600 + Number(p.minute) * 60 + Number(p.second);
+  const localSec =
+    daysFromCivil(year, Number(p.month), Number(p.day)) * 86400 +
+    Number(p.hour) * 3600 +
+    Number(p.minute) * 60 +
+    Number(p.second);
   return localSec - Math.floor(ms / 1000);
 }
 
@@ -128,7 +132,20 @@ const isLeap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 
 const DAYS_IN = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const daysIn = (m: number, y: number): number => (m === 2 && isLeap(y) ? 29 : DAYS_IN[m - 1]);
 
-const LONG_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const LONG_MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const LONG_DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const SHORT_MONTHS = LONG_MONTHS.map((m) => m.slice(0, 3));
 const SHORT_DAYS = LONG_DAYS.map((d) => d.slice(0, 3));
@@ -174,7 +191,12 @@ export class GoTime implements GoObject {
   /** time.Now(). */
   static now(): GoTime {
     const ns = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
-    return new GoTime(Number(ns / 1_000_000_000n), Number(ns % 1_000_000_000n), local(), (performance.now() - MONO_BASE) / 1000);
+    return new GoTime(
+      Number(ns / 1_000_000_000n),
+      Number(ns % 1_000_000_000n),
+      local(),
+      (performance.now() - MONO_BASE) / 1000,
+    );
   }
 
   /** The zero Time (January 1, year 1, 00:00:00 UTC). */
@@ -183,7 +205,16 @@ export class GoTime implements GoObject {
   }
 
   /** time.Date: normalises out-of-range fields and resolves the zone offset for a local wall time. */
-  static date(year: number, month: number, day: number, hour: number, min: number, sec: number, nsec: number, loc: Location): GoTime {
+  static date(
+    year: number,
+    month: number,
+    day: number,
+    hour: number,
+    min: number,
+    sec: number,
+    nsec: number,
+    loc: Location,
+  ): GoTime {
     const mm = month - 1;
     const y = year + Math.floor(mm / 12);
     const m = (((mm % 12) + 12) % 12) + 1;
@@ -266,18 +297,21 @@ export class GoTime implements GoObject {
       Unix: () => goFunc("Unix", [], () => new TypedNumber("int64", BigInt(this.unix)), "int64"),
       UnixMilli: () => goFunc("UnixMilli", [], () => new TypedNumber("int64", this.unixNano() / 1_000_000n), "int64"),
       UnixMicro: () => goFunc("UnixMicro", [], () => new TypedNumber("int64", this.unixNano() / 1000n), "int64"),
-      UnixNano: () => goFunc("UnixNano", [], () => new TypedNumber("int64", BigInt.asIntN(64, this.unixNano())), "int64"),
+      UnixNano: () =>
+        goFunc("UnixNano", [], () => new TypedNumber("int64", BigInt.asIntN(64, this.unixNano())), "int64"),
       UTC: () => goFunc("UTC", [], () => this.in(UTC), "time.Time"),
       Local: () => goFunc("Local", [], () => this.in(local()), "time.Time"),
       Year: () => goFunc("Year", [], () => BigInt(f().year), "int"),
-      Month: () => goFunc("Month", [], () => new GoEnum("time.Month", f().month, LONG_MONTHS[f().month - 1]), "time.Month"),
+      Month: () =>
+        goFunc("Month", [], () => new GoEnum("time.Month", f().month, LONG_MONTHS[f().month - 1]), "time.Month"),
       Day: () => goFunc("Day", [], () => BigInt(f().day), "int"),
       Hour: () => goFunc("Hour", [], () => BigInt(f().hour), "int"),
       Minute: () => goFunc("Minute", [], () => BigInt(f().min), "int"),
       Second: () => goFunc("Second", [], () => BigInt(f().sec), "int"),
       Nanosecond: () => goFunc("Nanosecond", [], () => BigInt(this.nsec), "int"),
       YearDay: () => goFunc("YearDay", [], () => BigInt(f().yday), "int"),
-      Weekday: () => goFunc("Weekday", [], () => new GoEnum("time.Weekday", f().wday, LONG_DAYS[f().wday]), "time.Weekday"),
+      Weekday: () =>
+        goFunc("Weekday", [], () => new GoEnum("time.Weekday", f().wday, LONG_DAYS[f().wday]), "time.Weekday"),
       IsZero: () => goFunc("IsZero", [], () => this.unix === -62135596800 && this.nsec === 0, "bool"),
       Equal: () => goFunc("Equal", ["time.Time"], (u) => this.unixNano() === (u as GoTime).unixNano(), "bool"),
       Before: () => goFunc("Before", ["time.Time"], (u) => this.unixNano() < (u as GoTime).unixNano(), "bool"),
@@ -288,7 +322,16 @@ export class GoTime implements GoObject {
           ["int", "int", "int"],
           (y, mo, d) => {
             const t = f();
-            return GoTime.date(t.year + Number(y), t.month + Number(mo), t.day + Number(d), t.hour, t.min, t.sec, t.nsec, this.loc);
+            return GoTime.date(
+              t.year + Number(y),
+              t.month + Number(mo),
+              t.day + Number(d),
+              t.hour,
+              t.min,
+              t.sec,
+              t.nsec,
+              this.loc,
+            );
           },
           "time.Time",
         ),
@@ -730,7 +773,13 @@ export function parseTime(layout: string, value: string, loc: Location): GoTime 
         // A fractional second in the input that the layout does not spell out.
         const next = list[ci + 1];
         const layoutHasFrac = next !== undefined && "std" in next && (next.std === ".0" || next.std === ".9");
-        if (!bad && value.length >= 2 && (value[0] === "." || value[0] === ",") && isDigitAt(value, 1) && !layoutHasFrac) {
+        if (
+          !bad &&
+          value.length >= 2 &&
+          (value[0] === "." || value[0] === ",") &&
+          isDigitAt(value, 1) &&
+          !layoutHasFrac
+        ) {
           let n = 2;
           while (isDigitAt(value, n)) n++;
           const ns = parseNanos(value, n);
@@ -829,7 +878,8 @@ export function parseTime(layout: string, value: string, loc: Location): GoTime 
       while (before + DAYS_IN[m - 1] < yday) before += DAYS_IN[m++ - 1];
       d = yday - before;
     }
-    if (month >= 0 && month !== m) throw new ParseError(layout, avalue, "", value, ": day-of-year does not match month");
+    if (month >= 0 && month !== m)
+      throw new ParseError(layout, avalue, "", value, ": day-of-year does not match month");
     month = m;
     if (day >= 0 && day !== d) throw new ParseError(layout, avalue, "", value, ": day-of-year does not match day");
     day = d;
@@ -874,7 +924,16 @@ function zonePattern(body: string): RegExp {
 
 // ---- durations ---------------------------------------------------------------------------------
 
-const NS = { ns: 1n, us: 1000n, "µs": 1000n, "μs": 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n } as Record<string, bigint>;
+const NS = {
+  ns: 1n,
+  us: 1000n,
+  µs: 1000n,
+  μs: 1000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+} as Record<string, bigint>;
 const MAX_DUR = 1n << 63n;
 
 /** time.ParseDuration, in nanoseconds. */
@@ -906,7 +965,8 @@ export function parseDuration(orig: string): bigint {
     if (unitText === "") throw new GoError(`time: missing unit in duration ${timeQuote(orig)}`);
     s = s.slice(unitText.length);
     const unit = NS[unitText];
-    if (unit === undefined) throw new GoError(`time: unknown unit ${timeQuote(unitText)} in duration ${timeQuote(orig)}`);
+    if (unit === undefined)
+      throw new GoError(`time: unknown unit ${timeQuote(unitText)} in duration ${timeQuote(orig)}`);
     if (v > MAX_DUR / unit) throw invalid();
     v *= unit;
     if (frac !== "") {
@@ -1070,8 +1130,18 @@ export const datesFuncs: Record<string, GoFunc> = {
   duration: goFunc("duration", ["any"], duration, "string"),
   durationRound: goFunc("durationRound", ["any"], durationRound, "string"),
   htmlDate: goFunc("htmlDate", ["any"], (date) => dateInZone("2006-01-02", date, "Local"), "string"),
-  htmlDateInZone: goFunc("htmlDateInZone", ["any", "string"], (date, zone) => dateInZone("2006-01-02", date, zone), "string"),
-  mustToDate: goFunc("mustToDate", ["string", "string"], (fmt, str) => parseTime(fmt as string, str as string, local()), `(${TIME}, error)`),
+  htmlDateInZone: goFunc(
+    "htmlDateInZone",
+    ["any", "string"],
+    (date, zone) => dateInZone("2006-01-02", date, zone),
+    "string",
+  ),
+  mustToDate: goFunc(
+    "mustToDate",
+    ["string", "string"],
+    (fmt, str) => parseTime(fmt as string, str as string, local()),
+    `(${TIME}, error)`,
+  ),
   now: goFunc("now", [], () => GoTime.now(), TIME),
   toDate: goFunc(
     "toDate",

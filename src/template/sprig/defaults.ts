@@ -378,7 +378,16 @@ class Decoder {
       this.i++;
       if (this.i >= s.length) this.fail(this.i, "");
       const e = s[this.i++];
-      const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+      const simple: Record<string, string> = {
+        '"': '"',
+        "\\": "\\",
+        "/": "/",
+        b: "\b",
+        f: "\f",
+        n: "\n",
+        r: "\r",
+        t: "\t",
+      };
       if (e in simple) {
         out += simple[e];
         continue;

@@ -171,7 +171,8 @@ function dig(...ps: GoValue[]): GoValue {
     if (!Object.hasOwn(cur, path[i])) return def;
     const step = cur[path[i]];
     if (i === path.length - 1) return step;
-    if (!isMap(step) || typeName(step) !== "map[string]interface {}") throw assertionError(step, "map[string]interface {}");
+    if (!isMap(step) || typeName(step) !== "map[string]interface {}")
+      throw assertionError(step, "map[string]interface {}");
     cur = step;
   }
 }
@@ -227,12 +228,7 @@ export const dictsFuncs: Record<string, GoFunc> = {
   mergeOverwrite: goFunc("mergeOverwrite", [MAP, `...${MAP}`], merge(true), "interface {}"),
   mustMerge: goFunc("mustMerge", [MAP, `...${MAP}`], merge(false), "(interface {}, error)"),
   mustMergeOverwrite: goFunc("mustMergeOverwrite", [MAP, `...${MAP}`], merge(true), "(interface {}, error)"),
-  values: goFunc(
-    "values",
-    [MAP],
-    (d) => (isLiveMap(d) ? sortedKeys(d).map((k) => d[k]) : []),
-    "[]interface {}",
-  ),
+  values: goFunc("values", [MAP], (d) => (isLiveMap(d) ? sortedKeys(d).map((k) => d[k]) : []), "[]interface {}"),
   dig: goFunc("dig", ["...any"], dig, "(interface {}, error)"),
   deepCopy: goFunc("deepCopy", ["any"], deepCopy, "interface {}"),
   mustDeepCopy: goFunc("mustDeepCopy", ["any"], deepCopy, "(interface {}, error)"),

@@ -16,6 +16,7 @@ import { numbersFuncs } from "./numbers.js";
 import { osFuncs } from "./os.js";
 import { pathsFuncs } from "./paths.js";
 import { reflectFuncs } from "./reflect.js";
+import { regexFuncs } from "./regex.js";
 import { semverFuncs } from "./semver.js";
 import { stringsFuncs } from "./strings.js";
 import { urlFuncs } from "./url.js";
@@ -29,6 +30,7 @@ export const sprigFuncs: Readonly<Record<string, GoFunc>> = Object.freeze({
   ...dictsFuncs,
   ...defaultsFuncs,
   ...reflectFuncs,
+  ...regexFuncs,
   ...datesFuncs,
   ...encodingFuncs,
   ...cryptoFuncs,

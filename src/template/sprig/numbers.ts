@@ -126,10 +126,13 @@ function decDiv(d: Decimal, d2: Decimal): Decimal {
   const r = aa % bb;
   // Round up in magnitude when 2·|r| ≥ |d2| (compared at a common exponent).
   const abs = (x: bigint) => (x < 0n ? -x : x);
-  const [twiceR, absD2] = align({ value: abs(r) * 2n, exp: restExp + DIVISION_PRECISION }, { value: abs(d2.value), exp: d2.exp });
+  const [twiceR, absD2] = align(
+    { value: abs(r) * 2n, exp: restExp + DIVISION_PRECISION },
+    { value: abs(d2.value), exp: d2.exp },
+  );
   if (twiceR < absD2) return q;
   const unit: Decimal = { value: 1n, exp: scale };
-  return (d.value < 0n) !== (d2.value < 0n) ? decSub(q, unit) : decAdd(q, unit);
+  return d.value < 0n !== d2.value < 0n ? decSub(q, unit) : decAdd(q, unit);
 }
 
 /** Decimal.Float64: the nearest float (JavaScript's string parsing rounds correctly). */
@@ -228,7 +231,12 @@ export const numbersFuncs: Record<string, GoFunc> = {
     },
     "int64",
   ),
-  mul: goFunc("mul", ["any", "...any"], (a, ...xs) => int64(xs.reduce<bigint>((acc, x) => wrap(acc * toInt64(x)), toInt64(a))), "int64"),
+  mul: goFunc(
+    "mul",
+    ["any", "...any"],
+    (a, ...xs) => int64(xs.reduce<bigint>((acc, x) => wrap(acc * toInt64(x)), toInt64(a))),
+    "int64",
+  ),
   randInt: goFunc(
     "randInt",
     ["int", "int"],
@@ -247,8 +255,18 @@ export const numbersFuncs: Record<string, GoFunc> = {
   biggest: goFunc("biggest", ["any", "...any"], maxInt, "int64"),
   max: goFunc("max", ["any", "...any"], maxInt, "int64"),
   min: goFunc("min", ["any", "...any"], minInt, "int64"),
-  maxf: goFunc("maxf", ["any", "...any"], (a, ...xs) => xs.reduce<number>((m, x) => Math.max(m, toFloat64(x)), toFloat64(a)), "float64"),
-  minf: goFunc("minf", ["any", "...any"], (a, ...xs) => xs.reduce<number>((m, x) => Math.min(m, toFloat64(x)), toFloat64(a)), "float64"),
+  maxf: goFunc(
+    "maxf",
+    ["any", "...any"],
+    (a, ...xs) => xs.reduce<number>((m, x) => Math.max(m, toFloat64(x)), toFloat64(a)),
+    "float64",
+  ),
+  minf: goFunc(
+    "minf",
+    ["any", "...any"],
+    (a, ...xs) => xs.reduce<number>((m, x) => Math.min(m, toFloat64(x)), toFloat64(a)),
+    "float64",
+  ),
   ceil: goFunc("ceil", ["any"], (a) => Math.ceil(toFloat64(a)), "float64"),
   floor: goFunc("floor", ["any"], (a) => Math.floor(toFloat64(a)), "float64"),
   round: goFunc("round", ["any", "int", "...float64"], round, "float64"),

@@ -24,6 +24,9 @@ test("env and expandenv read process.env", () => {
 
 test("hello and fail", () => {
   assert.equal(osFuncs.hello!.fn(), "Hello!");
-  assert.throws(() => osFuncs.fail!.fn("boom"), (e: unknown) => e instanceof GoError && e.message === "boom");
+  assert.throws(
+    () => osFuncs.fail!.fn("boom"),
+    (e: unknown) => e instanceof GoError && e.message === "boom",
+  );
   assert.deepEqual(osFuncs.fail!.params, ["string"]);
 });

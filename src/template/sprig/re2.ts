@@ -99,9 +99,9 @@ function buildOrbits(): Map<number, number[]> {
   const groups = new Map<number, number[]>();
   for (const cp of parent.keys()) {
     const root = find(cp);
-    let g = groups.get(root);
-    if (!g) groups.set(root, (g = []));
-    g.push(cp);
+    const g = groups.get(root);
+    if (g) g.push(cp);
+    else groups.set(root, [cp]);
   }
   const out = new Map<number, number[]>();
   for (const g of groups.values()) {
@@ -307,7 +307,35 @@ interface Flags {
   U: boolean;
 }
 
+/** Go's limit on the height of the syntax tree. */
+const MAX_HEIGHT = 1000;
+/**
+ * Our own bound on group nesting, which keeps the recursive parser well inside the JS stack.
+ * Go counts only tree height, so it accepts deeper stacks of non-capturing groups than this.
+ */
 const MAX_DEPTH = 1000;
+
+/**
+ * The height of the tree as Go's parser builds it: non-capturing groups are no nodes, and a
+ * concatenation or alternation directly inside another of its kind merges into it.
+ */
+function goHeight(n: Node): number {
+  switch (n.k) {
+    case "group":
+      return goHeight(n.sub);
+    case "cap":
+    case "rep":
+      return 1 + goHeight(n.sub);
+    case "cat":
+    case "alt": {
+      let h = 0;
+      for (const c of n.subs) h = Math.max(h, c.k === "group" && c.sub.k === n.k ? goHeight(c.sub) - 1 : goHeight(c));
+      return 1 + h;
+    }
+    default:
+      return 1;
+  }
+}
 
 /** Go's limit on `{n,m}`: no more than 1000 copies of anything, counting nested repeats. */
 function repeatIsValid(n: Node, limit: number): boolean {
@@ -352,6 +380,7 @@ class Parser {
     const n = this.parseAlt();
     // parseAlt stops only at the end or at a ')' that closes nothing.
     if (this.pos < this.src.length) throw new RE2SyntaxError(ERR.unexpectedParen, this.src);
+    if (goHeight(n) > MAX_HEIGHT) throw new RE2SyntaxError(ERR.nestingDepth, this.src);
     return n;
   }
 
@@ -447,7 +476,14 @@ class Parser {
   }
 
   /** Applies a repetition operator (already consumed) to the last item. */
-  private applyRepeat(items: Node[], min: number, max: number, counted: boolean, start: number, lastRepeat: number): void {
+  private applyRepeat(
+    items: Node[],
+    min: number,
+    max: number,
+    counted: boolean,
+    start: number,
+    lastRepeat: number,
+  ): void {
     let greedy = !this.flags.U;
     if (this.src[this.pos] === "?") {
       this.pos++;

@@ -391,27 +391,25 @@ function camelCaseToLowerCase(s: string, connector: number): string {
   const cps = Array.from(s, (c) => c.codePointAt(0)!);
   const out: number[] = [];
   let pos = 0;
-  // `next` reads the word at pos into wt/word and advances pos.
-  let wt = Word.Invalid;
-  let word: number[] = [];
-  const next = () => {
+  // `next` reads the word at pos and advances pos.
+  const next = (): [Word, number[]] => {
     const [t, end, rest] = nextWord(cps, pos);
-    wt = t;
-    word = cps.slice(pos, end);
+    const w = cps.slice(pos, end);
     pos = rest;
+    return [t, w];
   };
   const remaining = () => pos < cps.length;
-  next();
+  let [wt, word] = next();
   while (remaining()) {
     if (wt !== Word.Connector) writeLower(out, wt, word, connector);
-    const prev = wt;
+    const prev: Word = wt;
     const last = word;
-    next();
+    [wt, word] = next();
     switch (prev) {
       case Word.Number:
         while (wt === Word.Alphabet || wt === Word.Number) {
           writeLower(out, wt, word, connector);
-          next();
+          [wt, word] = next();
         }
         if (wt !== Word.Invalid && wt !== Word.Punct && wt !== Word.Connector) out.push(connector);
         break;
@@ -427,7 +425,7 @@ function camelCaseToLowerCase(s: string, connector: number): string {
         }
         if (!remaining()) break;
         const num = word;
-        next();
+        [wt, word] = next();
         if (wt !== Word.Alphabet) {
           writeLower(out, Word.Number, num, connector);
           if (wt !== Word.Connector && wt !== Word.Punct) out.push(connector);
@@ -437,7 +435,7 @@ function camelCaseToLowerCase(s: string, connector: number): string {
         writeLower(out, Word.Number, num, connector);
         while (wt === Word.Alphabet || wt === Word.Number) {
           writeLower(out, wt, word, connector);
-          next();
+          [wt, word] = next();
         }
         if (wt !== Word.Invalid && wt !== Word.Connector && wt !== Word.Punct) out.push(connector);
       }

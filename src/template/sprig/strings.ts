@@ -11,8 +11,8 @@ import { formatValue } from "../fmt.js";
 import { quote as goQuote } from "../strconv.js";
 import {
   compareStrings,
-  type GoFunc,
   GoError,
+  type GoFunc,
   type GoValue,
   goFunc,
   isGoObject,
@@ -68,7 +68,11 @@ export function strslice(v: GoValue): string[] {
     if (typeName(v) === "[]string") return v as string[];
     return withGoType(v.filter((e) => !isNil(e)).map(strval), "[]string");
   }
-  if (v instanceof Uint8Array) return withGoType(Array.from(v, (b) => String(b)), "[]string");
+  if (v instanceof Uint8Array)
+    return withGoType(
+      Array.from(v, (b) => String(b)),
+      "[]string",
+    );
   if (v instanceof TypedNil && kindOf(v) === "slice") return withGoType([], "[]string");
   if (isNil(v)) return withGoType([], "[]string");
   return withGoType([strval(v)], "[]string");
@@ -304,12 +308,7 @@ export const stringsFuncs: Record<string, GoFunc> = {
   nindent: goFunc("nindent", ["int", "string"], (n, s) => `\n${indent(I(n), S(s))}`, "string"),
   replace: goFunc("replace", ["string", "string", "string"], (o, n, s) => replaceAll(S(s), S(o), S(n)), "string"),
   plural: goFunc("plural", ["string", "string", "int"], (one, many, n) => (I(n) === 1n ? one : many), "string"),
-  split: goFunc(
-    "split",
-    ["string", "string"],
-    (sep, s) => indexedMap(splitN(S(s), S(sep), -1)),
-    "map[string]string",
-  ),
+  split: goFunc("split", ["string", "string"], (sep, s) => indexedMap(splitN(S(s), S(sep), -1)), "map[string]string"),
   splitList: goFunc(
     "splitList",
     ["string", "string"],
