@@ -6,8 +6,8 @@
  *
  * For each case: Go's output and ns/op come from the oracle (ORACLE=path, or built on first use);
  * ours is parsed once and executed once, and only if the output equals Go's is it timed: a warm-up,
- * then N executions, reporting the mean. Without --runs, N is chosen per case so that our side
- * takes about half a second; both sides use the same N.
+ * then N executions, reporting the mean. Without --runs, N is chosen per case so that the slower
+ * side takes about half a second; both sides use the same N.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,16 @@ function timeRuns(run: () => unknown, n: number): number {
   return Number(process.hrtime.bigint() - start) / n;
 }
 
+/**
+ * Runs until V8 has had time to optimise (at least WARM_UP_NS and 200 runs): we report the steady
+ * state, as Go's own figure (an ahead-of-time compiled binary) is.
+ */
+function warmUp(run: () => unknown): void {
+  const WARM_UP_NS = 400_000_000n;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < 200 || process.hrtime.bigint() - start < WARM_UP_NS; i++) run();
+}
+
 function formatNs(ns: number): string {
   return ns >= 100 ? Math.round(ns).toLocaleString("en-US") : ns.toFixed(1);
 }
@@ -53,9 +63,11 @@ async function benchCase(c: BenchCase, oracle: Oracle, fixedRuns: number | undef
   }
   if (go.output === undefined) return [c.name, "-", "-", "-", `MISMATCH (Go failed: ${go.error})`];
   if (ours !== go.output) return [c.name, "-", "-", "-", "MISMATCH (output differs from Go)"];
-  const runs = fixedRuns ?? chooseRuns(timeRuns(run, 5));
+  // The same N for both sides, sized by the slower one.
+  const goEstimate = fixedRuns === undefined ? ((await oracle.ask({ ...request, bench: 5 })).ns_per_op ?? 0) : 0;
+  const runs = fixedRuns ?? chooseRuns(Math.max(goEstimate, timeRuns(run, 5)));
   const goTimed = await oracle.ask({ ...request, bench: runs });
-  timeRuns(run, Math.max(10, Math.ceil(runs / 10))); // warm-up: let V8 optimise
+  warmUp(run);
   const oursNs = timeRuns(run, runs);
   const goNs = goTimed.ns_per_op ?? Number.NaN;
   return [c.name, String(runs), formatNs(goNs), formatNs(oursNs), (goNs / oursNs).toFixed(2)];
@@ -84,7 +96,9 @@ async function main(): Promise<void> {
   }
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
   for (const row of rows) {
-    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  "));
+    console.log(
+      row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  "),
+    );
   }
   console.log("Go/ours above 1 means ours is faster.");
 }

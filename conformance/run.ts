@@ -1,16 +1,16 @@
 /**
- * Conformance runner: `npm run --silent conformance -- [--verbose] [--mode kube-inject|webhook] DIR...`
+ * Conformance runner: `npm run --silent conformance -- [--verbose] [--mode kube-inject|webhook] [--budget-ms N] DIR...`
  *
  * Judges each corpus folder given (its kind is read from DIR/corpus.json) and prints one line per
  * folder, `conformance KIND NAME: P/T passed (details)`. Exits 1 when a folder is below its floor
- * in floors.json, 2 on a usage error or an unreadable folder.
+ * in floors.json, 2 on a usage error or an unreadable corpus.
  */
 import { readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { belowFloor, loadFloors } from "./floors.js";
 import { parseRunArgs, type RunArgs, USAGE } from "./args.js";
+import { belowFloor, loadFloors } from "./floors.js";
 import { kinds } from "./kinds/index.js";
-import { summaryLine, verboseLines } from "./result.js";
+import { type KindResult, summaryLine, verboseLines } from "./result.js";
 
 async function corpusKind(dir: string): Promise<string> {
   const corpus: unknown = JSON.parse(await readFile(join(dir, "corpus.json"), "utf8"));
@@ -45,7 +45,15 @@ async function main(argv: string[]): Promise<number> {
       continue;
     }
     const started = performance.now();
-    const result = await runner(dir, args.options);
+    let result: KindResult;
+    try {
+      result = await runner(dir, args.options);
+    } catch (e) {
+      // A corpus the runner cannot read (malformed vector file, ...): report it, go on with the rest.
+      console.log(`conformance ${kind} ${name}: runner failed: ${(e as Error).message}`);
+      status = Math.max(status, 2);
+      continue;
+    }
     console.log(summaryLine(kind, name, result));
     if (args.verbose) {
       for (const line of verboseLines(result)) console.log(line);

@@ -98,7 +98,7 @@ await import(${JSON.stringify(this.module.href)});`;
             : { ok: false, reason: `uncaught exception: ${message.message}` },
         );
       });
-      worker.on("error", (e) => fail(`worker failed: ${e.message}`));
+      worker.on("error", (e: unknown) => fail(`worker failed: ${e instanceof Error ? e.message : String(e)}`));
       worker.on("exit", (code) => fail(`worker exited with code ${code}`));
     });
   }

@@ -63,7 +63,12 @@ export async function loadVectors(dir: string): Promise<Array<{ file: string; ve
   const files = (await readdir(dir)).filter((f) => f.endsWith(".json") && f !== "corpus.json").sort();
   const all: Array<{ file: string; vector: Vector }> = [];
   for (const file of files) {
-    const vectors: unknown = JSON.parse(await readFile(join(dir, file), "utf8"));
+    let vectors: unknown;
+    try {
+      vectors = JSON.parse(await readFile(join(dir, file), "utf8"));
+    } catch (e) {
+      throw new Error(`${file}: ${(e as Error).message}`);
+    }
     if (!Array.isArray(vectors)) throw new Error(`${file}: expected a JSON array of vectors`);
     for (const vector of vectors as Vector[]) all.push({ file, vector });
   }

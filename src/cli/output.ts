@@ -1,6 +1,6 @@
 /** Writing results without ever leaving a half-written file behind. */
 import { randomBytes } from "node:crypto";
-import { rm, writeFile, rename } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**

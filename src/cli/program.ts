@@ -17,13 +17,14 @@ export class CliError extends Error {
 
 interface RenderOptions {
   file: string;
-  values: string[];
-  set: string[];
-  setString: string[];
+  /** Repeatable options are undefined until given once. */
+  values?: string[];
+  set?: string[];
+  setString?: string[];
   output?: string;
 }
 
-function collect(value: string, previous: string[]): string[] {
+function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
@@ -44,8 +45,8 @@ async function readText(path: string, what: string): Promise<string> {
 async function render(opts: RenderOptions): Promise<void> {
   const text = await readText(opts.file, "template");
   const files = [];
-  for (const name of opts.values) files.push({ name, text: await readText(name, "values file") });
-  const values = buildValues({ files, set: opts.set, setString: opts.setString });
+  for (const name of opts.values ?? []) files.push({ name, text: await readText(name, "values file") });
+  const values = buildValues({ files, set: opts.set ?? [], setString: opts.setString ?? [] });
   // Template errors already name the file: `template: PATH:LINE:COL: ...`.
   const output = renderTemplate(opts.file, text, values);
   if (opts.output === undefined) {
@@ -63,7 +64,7 @@ const RENDER_HELP = `
 The template sees one value, .Values: the values files merged in order (maps merge key by key,
 later files win, lists are replaced), then every --set, then every --set-string. There is no
 .Release, .Chart or .Capabilities. Functions: Go's builtins, Sprig v3, and Helm's toYaml,
-fromYaml, required, tpl and include.
+fromYaml, fromYamlArray, required, tpl and include.
 
 Values files are read as Helm reads them: YAML 1.1 (yes/no/on/off are booleans) decoded through
 JSON, so every number is a float64 (1000000 prints as 1e+06). --set follows Helm's syntax:
@@ -79,7 +80,7 @@ Example:
 
 export function buildProgram(): Command {
   const program = new Command("meshinject")
-    .description("Kubernetes sidecar injection compatible with Istio's configuration (in progress).")
+    .description("Istio-compatible sidecar injection in TypeScript. Today: Go templates (`template render`).")
     .version(packageVersion());
   const template = program
     .command("template")
@@ -88,9 +89,9 @@ export function buildProgram(): Command {
     .command("render")
     .description("render a Go template with Helm-style values, like `helm template` for a single file")
     .requiredOption("-f, --file <template>", "template file to render")
-    .option("--values <file>", "YAML values file (repeatable; later files override earlier ones)", collect, [])
-    .option("--set <key=value>", "set values on the command line (repeatable; key=v1,key2=v2)", collect, [])
-    .option("--set-string <key=value>", "like --set, but every value stays a string (repeatable)", collect, [])
+    .option("--values <file>", "YAML values file (repeatable; later files override earlier ones)", collect)
+    .option("--set <key=value>", "set values on the command line (repeatable; key=v1,key2=v2)", collect)
+    .option("--set-string <key=value>", "like --set, but every value stays a string (repeatable)", collect)
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", RENDER_HELP)
     .action(render);

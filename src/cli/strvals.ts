@@ -154,7 +154,8 @@ class SetParser {
   private index(): number {
     const { text, stop } = this.sc.until("]");
     if (stop === undefined) throw new EndOfInput();
-    if (!/^[-+]?[0-9]+$/.test(text)) throw new SetError(`error parsing index: strconv.Atoi: parsing "${text}": invalid syntax`);
+    if (!/^[-+]?[0-9]+$/.test(text))
+      throw new SetError(`error parsing index: strconv.Atoi: parsing "${text}": invalid syntax`);
     return Number(text);
   }
 

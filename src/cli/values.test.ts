@@ -44,5 +44,4 @@ describe("buildValues", () => {
     assert.throws(() => buildValues({ files: files("a: [\n"), set: [], setString: [] }), /failed to parse v0\.yaml: /);
     assert.throws(() => buildValues({ files: [], set: ["a"], setString: [] }), /failed parsing --set "a": key "a"/);
   });
-
 });

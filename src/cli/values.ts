@@ -23,10 +23,7 @@ export class ValuesInputError extends Error {
  * Helm's mergeMaps: keys of `override` replace those of `base`, except that two maps under the
  * same key merge recursively. Lists are replaced, never merged. Neither input is modified.
  */
-export function mergeValues(
-  base: Record<string, GoValue>,
-  override: Record<string, GoValue>,
-): Record<string, GoValue> {
+export function mergeValues(base: Record<string, GoValue>, override: Record<string, GoValue>): Record<string, GoValue> {
   const out = newMap();
   for (const k of Object.keys(base)) out[k] = base[k];
   for (const k of Object.keys(override)) {
@@ -61,7 +58,8 @@ function applySets(values: Record<string, GoValue>, lines: readonly string[], fo
     try {
       parseSetInto(line, values, forceString);
     } catch (e) {
-      if (e instanceof SetError) throw new ValuesInputError(`failed parsing ${flag} ${JSON.stringify(line)}: ${e.message}`);
+      if (e instanceof SetError)
+        throw new ValuesInputError(`failed parsing ${flag} ${JSON.stringify(line)}: ${e.message}`);
       throw e;
     }
   }

@@ -10,16 +10,14 @@
 import { sprint, sprintf, sprintln } from "./fmt.js";
 import { isPrint } from "./strconv.js";
 import {
+  byteLength,
   Complex,
+  compareStrings,
+  floatValue,
   GO_TYPE,
   GoError,
   type GoFunc,
   type GoValue,
-  TypedNil,
-  TypedNumber,
-  byteLength,
-  compareStrings,
-  floatValue,
   goFunc,
   intValue,
   isGoFunc,
@@ -27,6 +25,8 @@ import {
   isMap,
   isTrue,
   kindOf,
+  TypedNil,
+  TypedNumber,
   typeName,
 } from "./value.js";
 
@@ -113,7 +113,8 @@ function eqOther(a: GoValue, b: GoValue): boolean {
 
 function comparable(v: GoValue): boolean {
   if (Array.isArray(v) || v instanceof Uint8Array || isGoFunc(v)) return false;
-  if (v instanceof TypedNil) return !v.type.startsWith("[]") && !v.type.startsWith("map[") && !v.type.startsWith("func");
+  if (v instanceof TypedNil)
+    return !v.type.startsWith("[]") && !v.type.startsWith("map[") && !v.type.startsWith("func");
   if (isMap(v)) return false;
   return true;
 }
@@ -186,7 +187,8 @@ function index(item: GoValue, ...indexes: GoValue[]): GoValue {
   if (item === undefined || item === null) throw new GoError("index of untyped nil");
   let cur: GoValue = item;
   for (const ix of indexes) {
-    if (cur === null || (cur instanceof TypedNil && cur.type.startsWith("*"))) throw new GoError("index of nil pointer");
+    if (cur === null || (cur instanceof TypedNil && cur.type.startsWith("*")))
+      throw new GoError("index of nil pointer");
     if (typeof cur === "string" || Array.isArray(cur) || cur instanceof Uint8Array) {
       const len = lengthOf(cur) as number;
       const x = indexArg(ix, len);

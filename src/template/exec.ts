@@ -8,7 +8,7 @@
  * small code for break/continue instead of throwing, and output is built by string concatenation.
  */
 
-import { ArgError, type LiteralNode, idealNumber, literalArg, validateArg } from "./args.js";
+import { ArgError, idealNumber, type LiteralNode, literalArg, validateArg } from "./args.js";
 import { formatTemplateValue, formatValue } from "./fmt.js";
 import type {
   ArgNode,
@@ -26,18 +26,18 @@ import type {
 import { nodeString } from "./node.js";
 import type { Tree } from "./parse.js";
 import {
+  byteLength,
   GO_TYPE,
   type GoFunc,
   type GoValue,
-  type ParamType,
-  TypedNil,
-  TypedNumber,
-  byteLength,
   isGoFunc,
   isGoObject,
   isMap,
   isTrue,
+  type ParamType,
   sortedKeys,
+  TypedNil,
+  TypedNumber,
   typeName,
 } from "./value.js";
 
@@ -462,7 +462,9 @@ class Compiler {
   /** A call of a known function: arguments compiled against its parameter types. */
   private call(at: Node, errorNode: Node, fn: GoFunc, name: string, argNodes: ArgNode[]): Cmd {
     const numFixed = fn.variadic !== undefined ? fn.params.length : argNodes.length;
-    const evals = argNodes.map((a, i) => this.argEval(a, i < numFixed ? (fn.params[i] as ParamType) : (fn.variadic as ParamType)));
+    const evals = argNodes.map((a, i) =>
+      this.argEval(a, i < numFixed ? (fn.params[i] as ParamType) : (fn.variadic as ParamType)),
+    );
     return (st, dot, final) => {
       st.node = at;
       const argv = collectArgs(st, dot, fn, name, evals, final);

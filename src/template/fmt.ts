@@ -24,6 +24,7 @@ import {
   quoteToASCII,
 } from "./strconv.js";
 import {
+  Complex,
   GoError,
   type GoFunc,
   type GoObject,
@@ -34,7 +35,6 @@ import {
   sortedKeys,
   TypedNil,
   TypedNumber,
-  Complex,
   typeName,
 } from "./value.js";
 

@@ -6,7 +6,7 @@
 
 import { stringify, parse as yamlParse } from "yaml";
 import { encodeJSON } from "./sprig/defaults.js";
-import { type Template, currentTemplate } from "./template.js";
+import { currentTemplate, type Template } from "./template.js";
 import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "./value.js";
 
 /** Helm stops `include` recursion at this depth with its own message. */

@@ -10,11 +10,12 @@
 export { builtinFuncs } from "./builtins.js";
 export { MAX_EXEC_DEPTH } from "./exec.js";
 export { formatValue, sprint, sprintf, sprintln } from "./fmt.js";
+export { helmFuncs } from "./helm.js";
 export { MAX_PARSE_DEPTH } from "./parse.js";
 export { sprigFuncs } from "./sprig/index.js";
-export { helmFuncs } from "./helm.js";
-export { Template, TemplateError, type TemplateOptions, currentTemplate, parse } from "./template.js";
+export { currentTemplate, parse, Template, TemplateError, type TemplateOptions } from "./template.js";
 export {
+  fromJSON,
   GO_FUNC,
   GO_OBJECT,
   GO_TYPE,
@@ -22,14 +23,13 @@ export {
   type GoFunc,
   type GoObject,
   type GoValue,
-  type ParamType,
-  TypedNil,
-  TypedNumber,
-  fromJSON,
   goFunc,
   intsFromWholeNumbers,
   isGoObject,
   newMap,
+  type ParamType,
+  TypedNil,
+  TypedNumber,
   typeName,
   withGoType,
 } from "./value.js";

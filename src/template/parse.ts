@@ -6,6 +6,7 @@
  */
 
 import { type Item, ItemType, itemString, lex } from "./lex.js";
+import { parseGoNumber, unquoteChar, unquoteString } from "./literal.js";
 import type {
   ArgNode,
   ChainNode,
@@ -19,7 +20,6 @@ import type {
   VariableNode,
 } from "./node.js";
 import { isEmptyTree, nodeString } from "./node.js";
-import { parseGoNumber, unquoteChar, unquoteString } from "./literal.js";
 import { quote } from "./strconv.js";
 
 /** A parsed template body. */
@@ -510,7 +510,9 @@ class Parser {
 
   private number(item: Item): NumberNode {
     const result =
-      item.type === ItemType.CharConstant ? charNumber(item.val) : parseGoNumber(item.val, item.type === ItemType.Complex);
+      item.type === ItemType.CharConstant
+        ? charNumber(item.val)
+        : parseGoNumber(item.val, item.type === ItemType.Complex);
     if (typeof result === "string") this.errorf(result);
     return { kind: "number", pos: item.pos, ...result };
   }
@@ -537,5 +539,15 @@ function charNumber(text: string): Omit<NumberNode, "kind" | "pos"> | string {
   if (r === undefined) return "invalid syntax";
   if (r === "malformed") return `malformed character constant: ${text}`;
   const v = BigInt(r);
-  return { text, isInt: true, isUint: true, isFloat: true, isComplex: false, int: v, uint: v, float: r, complex: [0, 0] };
+  return {
+    text,
+    isInt: true,
+    isUint: true,
+    isFloat: true,
+    isComplex: false,
+    int: v,
+    uint: v,
+    float: r,
+    complex: [0, 0],
+  };
 }

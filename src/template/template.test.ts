@@ -3,8 +3,8 @@ import { describe, test } from "node:test";
 import { MAX_EXEC_DEPTH } from "./exec.js";
 import { MAX_PARSE_DEPTH } from "./parse.js";
 import { sprigFuncs } from "./sprig/index.js";
-import { Template, TemplateError, parse } from "./template.js";
-import { GO_OBJECT, type GoObject, TypedNil, fromJSON, goFunc } from "./value.js";
+import { parse, Template, TemplateError } from "./template.js";
+import { fromJSON, GO_OBJECT, type GoObject, goFunc, TypedNil } from "./value.js";
 
 function run(text: string, data: unknown = null, numbers: "float" | "int" = "float"): string {
   return parse("main", text, { funcs: sprigFuncs }).execute(fromJSON(JSON.stringify(data), numbers));
@@ -54,8 +54,8 @@ describe("semantics newer than Go 1.19", () => {
 
 describe("values", () => {
   test("JSON numbers are float64 unless read as ints", () => {
-    assert.equal(run("{{.n}} {{printf \"%T\" .n}}", { n: 1000000 }), "1e+06 float64");
-    assert.equal(run("{{.n}} {{printf \"%T\" .n}}", { n: 1000000 }, "int"), "1000000 int");
+    assert.equal(run('{{.n}} {{printf "%T" .n}}', { n: 1000000 }), "1e+06 float64");
+    assert.equal(run('{{.n}} {{printf "%T" .n}}', { n: 1000000 }, "int"), "1000000 int");
   });
 
   test("maps range in sorted key order", () => {
@@ -63,7 +63,7 @@ describe("values", () => {
   });
 
   test("missing keys and nil interfaces", () => {
-    assert.equal(run("{{.missing}}|{{.nul}}|{{printf \"%v\" .nul}}", { nul: null }), "<no value>|<no value>|<nil>");
+    assert.equal(run('{{.missing}}|{{.nul}}|{{printf "%v" .nul}}', { nul: null }), "<no value>|<no value>|<nil>");
     const e = failure(() => run("{{.nul.x}}", { nul: null }));
     assert.match(e.message, /nil pointer evaluating interface \{\}\.x/);
   });
@@ -99,19 +99,19 @@ describe("values", () => {
 
 describe("template sets", () => {
   test("define, template and block", () => {
-    const t = "{{define \"x\"}}<{{.}}>{{end}}{{template \"x\" 1}}{{block \"y\" 2}}[{{.}}]{{end}}";
+    const t = '{{define "x"}}<{{.}}>{{end}}{{template "x" 1}}{{block "y" 2}}[{{.}}]{{end}}';
     assert.equal(run(t), "<1>[2]");
   });
 
   test("a later parse can redefine a template; an empty body keeps the old one", () => {
-    const t = new Template("main").parse("main:{{template \"x\"}}{{define \"x\"}}one{{end}}");
+    const t = new Template("main").parse('main:{{template "x"}}{{define "x"}}one{{end}}');
     assert.equal(t.execute(null), "main:one");
-    t.parse("{{define \"x\"}}two{{end}}");
+    t.parse('{{define "x"}}two{{end}}');
     assert.equal(t.execute(null), "main:two");
   });
 
   test("undefined templates fail at execution, not at parse", () => {
-    const t = parse("main", "{{template \"nope\"}}");
+    const t = parse("main", '{{template "nope"}}');
     const e = failure(() => t.execute(null));
     assert.equal(e.phase, "exec");
     assert.match(e.message, /template "nope" not defined/);
@@ -120,7 +120,7 @@ describe("template sets", () => {
 
 describe("limits", () => {
   test("recursion is bounded with a clear error", () => {
-    const e = failure(() => run("{{define \"r\"}}{{template \"r\" .}}{{end}}{{template \"r\" .}}"));
+    const e = failure(() => run('{{define "r"}}{{template "r" .}}{{end}}{{template "r" .}}'));
     assert.equal(e.phase, "exec");
     assert.match(e.message, new RegExp(`exceeded maximum template depth \\(${MAX_EXEC_DEPTH}\\)`));
   });

@@ -4,9 +4,9 @@
  */
 
 import { builtinFuncs } from "./builtins.js";
-import { type CompiledTemplate, type ExecEnv, ExecError, type ExecState, compileTree, runTemplate } from "./exec.js";
-import { ParseError, type Tree, parseTrees } from "./parse.js";
+import { type CompiledTemplate, compileTree, type ExecEnv, ExecError, type ExecState, runTemplate } from "./exec.js";
 import { isEmptyTree } from "./node.js";
+import { ParseError, parseTrees, type Tree } from "./parse.js";
 import type { GoFunc, GoValue } from "./value.js";
 
 /** A template failed to parse or to execute; the message is Go's. */
@@ -117,7 +117,8 @@ export class Template implements ExecEnv {
     executing.push(this);
     try {
       if (tmpl === undefined) {
-        const message = this.trees.size === 0 && name === this.name ? "is an incomplete or empty template" : "is undefined";
+        const message =
+          this.trees.size === 0 && name === this.name ? "is an incomplete or empty template" : "is undefined";
         throw new ExecError(`template: ${name}: ${JSON.stringify(name)} ${message}`);
       }
       runTemplate(st, tmpl, name, dot);

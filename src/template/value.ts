@@ -37,7 +37,18 @@ export const GO_FUNC: unique symbol = Symbol.for("meshinject.template.goFunc");
 /** Any value a template can see. */
 export type GoValue = unknown;
 
-export type IntType = "int" | "int8" | "int16" | "int32" | "int64" | "uint" | "uint8" | "uint16" | "uint32" | "uint64" | "uintptr";
+export type IntType =
+  | "int"
+  | "int8"
+  | "int16"
+  | "int32"
+  | "int64"
+  | "uint"
+  | "uint8"
+  | "uint16"
+  | "uint32"
+  | "uint64"
+  | "uintptr";
 export type FloatType = "float32" | "float64";
 
 /** A number whose Go type is not plain `int` (bigint) or `float64` (number). */
