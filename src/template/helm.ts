@@ -5,7 +5,7 @@
  */
 
 import { stringify, parse as yamlParse } from "yaml";
-import { encodeJSON } from "./sprig/defaults.js";
+import { encodeJSON } from "./sprig/json.js";
 import { currentTemplate, type Template } from "./template.js";
 import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "./value.js";
 

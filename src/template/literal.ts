@@ -1,22 +1,15 @@
 /**
  * Reading Go literals as the template parser needs them: number literals in every Go form
  * (decimal, 0x/0o/0b, legacy octal, underscores, hex floats, imaginary and complex), interpreted and
- * raw strings, and character constants. Errors are the messages Go's parser reports.
+ * raw strings, and character constants. Errors are the messages Go's parser reports. The number
+ * syntax itself is strconv's (ParseInt, ParseUint, ParseFloat in strconv.ts), as in Go's parser.
  */
 
-import { quote } from "./strconv.js";
+import type { NumberNode } from "./node.js";
+import { parseFloat64, parseInt64, parseUint64, quote } from "./strconv.js";
 
-export interface NumberReadings {
-  text: string;
-  isInt: boolean;
-  isUint: boolean;
-  isFloat: boolean;
-  isComplex: boolean;
-  int: bigint;
-  uint: bigint;
-  float: number;
-  complex: readonly [number, number];
-}
+/** A number node's readings: everything of {@link NumberNode} but its place in the tree. */
+export type NumberReadings = Omit<NumberNode, "kind" | "pos">;
 
 const TWO_63 = 2n ** 63n;
 const TWO_64 = 2n ** 64n;
@@ -45,23 +38,23 @@ export function parseGoNumber(text: string, complexItem: boolean): NumberReading
     return simplifyComplex(n);
   }
   if (text.endsWith("i")) {
-    const f = parseFloatLiteral(text.slice(0, -1));
-    if (f !== undefined) {
+    const f = parseFloat64(text.slice(0, -1));
+    if (f.err === undefined) {
       n.isComplex = true;
-      n.complex = [0, f];
+      n.complex = [0, f.value];
       return simplifyComplex(n);
     }
   }
-  const u = parseUintLiteral(text);
-  if (typeof u === "bigint") {
+  const u = parseUint64(text);
+  if (u.err === undefined) {
     n.isUint = true;
-    n.uint = u;
+    n.uint = u.value;
   }
-  const i = parseIntLiteral(text);
-  if (typeof i === "bigint") {
+  const i = parseInt64(text);
+  if (i.err === undefined) {
     n.isInt = true;
-    n.int = i;
-    if (i === 0n) {
+    n.int = i.value;
+    if (i.value === 0n) {
       n.isUint = true; // -0
       n.uint = 0n;
     }
@@ -73,13 +66,13 @@ export function parseGoNumber(text: string, complexItem: boolean): NumberReading
     n.isFloat = true;
     n.float = Number(n.uint);
   } else {
-    const f = parseFloatLiteral(text);
-    if (f !== undefined) {
+    const f = parseFloat64(text);
+    if (f.err === undefined) {
       // A float reading of something that looks like an integer means the integer overflowed.
       if (!/[.eEpP]/.test(text)) return `integer overflow: ${quote(text)}`;
       n.isFloat = true;
-      n.float = f;
-      setIntegerReadings(n, f);
+      n.float = f.value;
+      setIntegerReadings(n, f.value);
     }
   }
   if (!n.isInt && !n.isUint && !n.isFloat) return `illegal number syntax: ${quote(text)}`;
@@ -116,110 +109,12 @@ function splitComplex(text: string): [number, number] | undefined {
   for (let k = text.length - 2; k > 0; k--) {
     const c = text[k];
     if ((c === "+" || c === "-") && !/[eEpP]/.test(text[k - 1] as string)) {
-      const re = parseFloatLiteral(text.slice(0, k));
-      const im = parseFloatLiteral(text.slice(k, -1));
-      return re === undefined || im === undefined ? undefined : [re, im];
+      const re = parseFloat64(text.slice(0, k));
+      const im = parseFloat64(text.slice(k, -1));
+      return re.err === undefined && im.err === undefined ? [re.value, im.value] : undefined;
     }
   }
   return undefined;
-}
-
-/** Go's rule for digit-separating underscores: only between digits, or between a base prefix and a digit. */
-function underscoreOK(s: string): boolean {
-  let saw = "^";
-  let i = 0;
-  if (s[0] === "-" || s[0] === "+") s = s.slice(1);
-  let hex = false;
-  if (s.length >= 2 && s[0] === "0" && "bBoOxX".includes(s[1] as string)) {
-    i = 2;
-    saw = "0";
-    hex = s[1] === "x" || s[1] === "X";
-  }
-  for (; i < s.length; i++) {
-    const c = s[i] as string;
-    if ((c >= "0" && c <= "9") || (hex && /[a-fA-F]/.test(c))) {
-      saw = "0";
-      continue;
-    }
-    if (c === "_") {
-      if (saw !== "0") return false;
-      saw = "_";
-      continue;
-    }
-    if (saw === "_") return false;
-    saw = "!";
-  }
-  return saw !== "_";
-}
-
-/** strconv.ParseUint(s, 0, 64): a bigint, "range" on overflow, or undefined on bad syntax. */
-function parseUintLiteral(s: string): bigint | "range" | undefined {
-  if (s.length === 0) return undefined;
-  let base = 10;
-  let i = 0;
-  if (s[0] === "0" && s.length > 1) {
-    const p = (s[1] as string).toLowerCase();
-    if (p === "x") base = 16;
-    else if (p === "o") base = 8;
-    else if (p === "b") base = 2;
-    else base = 8;
-    i = base === 8 && p !== "o" ? 1 : 2;
-    if (i === 2 && s.length === 2) return undefined; // a prefix with no digits
-  }
-  let v = 0n;
-  let underscores = false;
-  const b = BigInt(base);
-  for (; i < s.length; i++) {
-    const c = s[i] as string;
-    if (c === "_") {
-      underscores = true;
-      continue;
-    }
-    const d = Number.parseInt(c, 36);
-    if (Number.isNaN(d) || d >= base) return undefined;
-    v = v * b + BigInt(d);
-  }
-  if (underscores && !underscoreOK(s)) return undefined;
-  return v >= TWO_64 ? "range" : v;
-}
-
-/** strconv.ParseInt(s, 0, 64). */
-function parseIntLiteral(s: string): bigint | "range" | undefined {
-  const neg = s[0] === "-";
-  const body = s[0] === "-" || s[0] === "+" ? s.slice(1) : s;
-  const u = parseUintLiteral(body);
-  if (u === undefined || u === "range") return u;
-  if (neg ? u > TWO_63 : u >= TWO_63) return "range";
-  return neg ? -u : u;
-}
-
-/** strconv.ParseFloat(s, 64) for decimal and hex literals; undefined on bad syntax or overflow. */
-export function parseFloatLiteral(s: string): number | undefined {
-  let body = s;
-  let sign = 1;
-  if (body[0] === "+" || body[0] === "-") {
-    if (body[0] === "-") sign = -1;
-    body = body.slice(1);
-  }
-  if (body.includes("_")) {
-    if (!underscoreOK(body)) return undefined;
-    body = body.replaceAll("_", "");
-  }
-  let value: number;
-  if (/^0[xX]/.test(body)) {
-    const m = /^0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?[0-9]+)$/.exec(body);
-    if (!m) return undefined;
-    const intPart = m[1] ?? "";
-    const frac = m[2] ?? "";
-    if (intPart.length + frac.length === 0) return undefined;
-    const mantissa = BigInt(`0x${intPart}${frac}` === "0x" ? "0" : `0x${intPart}${frac}`);
-    value = Number(mantissa) * 2 ** (Number(m[3]) - 4 * frac.length);
-  } else {
-    if (!/^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(body)) return undefined;
-    value = Number(body);
-  }
-  if (!Number.isFinite(value)) return undefined;
-  return sign * value;
 }
 
 /** strconv.Unquote for "..." and `...` literals; undefined on bad syntax. */

@@ -1,6 +1,7 @@
 /**
- * The parts of Go's `strconv` that `fmt` needs: float formatting (FormatFloat) and Go-syntax quoting
- * (Quote, QuoteToASCII, QuoteRune, QuoteRuneToASCII, CanBackquote, IsPrint).
+ * The parts of Go's `strconv` the template engine and Sprig need: float formatting (FormatFloat),
+ * Go-syntax quoting (Quote, QuoteToASCII, QuoteRune, QuoteRuneToASCII, CanBackquote, IsPrint) and
+ * number parsing (ParseInt, ParseUint, ParseFloat, ParseBool).
  *
  * Strings here are JavaScript strings standing for Go's UTF-8 strings. A lone surrogate cannot come
  * from valid UTF-8; Go's JSON decoder turns such escapes into U+FFFD, so that is how they are read.
@@ -489,4 +490,152 @@ function formatHexFloat(f: number, fmt: "x" | "X", prec: number, bitSize: 32 | 6
     exp = -exp;
   } else out += "+";
   return out + (exp < 10 ? `0${exp}` : String(exp));
+}
+
+// ---------------------------------------------------------------------------------------------
+// ParseInt, ParseUint, ParseFloat, ParseBool
+
+/** The class of a *strconv.NumError: ErrSyntax or ErrRange. */
+export type NumError = "syntax" | "range";
+
+/**
+ * A parse result as Go returns it. Callers need both parts: the template parser and spf13/cast only
+ * accept a result without error, while Atoi callers keep the clamped value of a range error.
+ */
+export interface Parsed<T> {
+  /** Zero for a syntax error; the bound (MaxUint64, MaxInt64, MinInt64, ±Inf) for a range error. */
+  value: T;
+  err: NumError | undefined;
+}
+
+const MAX_UINT64 = (1n << 64n) - 1n;
+const MAX_INT64 = (1n << 63n) - 1n;
+const MIN_INT64 = -(1n << 63n);
+const INT_SYNTAX_ERROR: Parsed<bigint> = { value: 0n, err: "syntax" };
+const FLOAT_SYNTAX_ERROR: Parsed<number> = { value: 0, err: "syntax" };
+
+/**
+ * Go's strconv.ParseUint(s, base, 64), for base 0 or 2..36. Base 0 reads the prefixes 0b, 0o, 0x
+ * (and a bare leading 0 as octal) and allows underscores between digits, as Go literals do.
+ */
+export function parseUint64(s: string, base = 0): Parsed<bigint> {
+  if (s === "") return INT_SYNTAX_ERROR;
+  const base0 = base === 0;
+  let digits = s;
+  if (base0) {
+    base = 10;
+    if (s[0] === "0") {
+      // A prefix counts only with something after it ("0x" alone is octal 0 followed by 'x').
+      const prefix = s.length >= 3 ? (s[1] as string).toLowerCase() : "";
+      base = prefix === "b" ? 2 : prefix === "x" ? 16 : 8;
+      digits = s.slice(prefix === "b" || prefix === "o" || prefix === "x" ? 2 : 1);
+    }
+  }
+  const b = BigInt(base);
+  let n = 0n;
+  let underscores = false;
+  for (const ch of digits) {
+    if (ch === "_" && base0) {
+      underscores = true;
+      continue;
+    }
+    const d = digitValue(ch);
+    if (d < 0 || d >= base) return INT_SYNTAX_ERROR;
+    n = n * b + BigInt(d);
+    // Go stops at the first overflow: later bad characters still give a range error.
+    if (n > MAX_UINT64) return { value: MAX_UINT64, err: "range" };
+  }
+  if (underscores && !underscoreOK(s)) return INT_SYNTAX_ERROR;
+  return { value: n, err: undefined };
+}
+
+/** Go's strconv.ParseInt(s, base, 64): an optional sign, then {@link parseUint64}'s syntax. */
+export function parseInt64(s: string, base = 0): Parsed<bigint> {
+  if (s === "") return INT_SYNTAX_ERROR;
+  const neg = s[0] === "-";
+  const u = parseUint64(neg || s[0] === "+" ? s.slice(1) : s, base);
+  if (u.err === "syntax") return u;
+  if (!neg && u.value > MAX_INT64) return { value: MAX_INT64, err: "range" };
+  if (neg && u.value > -MIN_INT64) return { value: MIN_INT64, err: "range" };
+  return { value: neg ? -u.value : u.value, err: undefined };
+}
+
+function digitValue(ch: string): number {
+  const c = ch.charCodeAt(0);
+  if (c >= 48 && c <= 57) return c - 48;
+  const l = c | 0x20;
+  if (l >= 97 && l <= 122) return l - 97 + 10;
+  return -1;
+}
+
+/** Go's rule for digit-separating underscores: only between digits, or between a base prefix and a digit. */
+function underscoreOK(s: string): boolean {
+  let saw = "^";
+  let i = 0;
+  if (s[0] === "+" || s[0] === "-") s = s.slice(1);
+  let hex = false;
+  if (s.length >= 2 && s[0] === "0" && "bBoOxX".includes(s[1] as string)) {
+    i = 2;
+    saw = "0";
+    hex = s[1] === "x" || s[1] === "X";
+  }
+  for (; i < s.length; i++) {
+    const c = s[i] as string;
+    if ((c >= "0" && c <= "9") || (hex && /[a-fA-F]/.test(c))) {
+      saw = "0";
+      continue;
+    }
+    if (c === "_") {
+      if (saw !== "0") return false;
+      saw = "_";
+      continue;
+    }
+    if (saw === "_") return false;
+    saw = "!";
+  }
+  return saw !== "_";
+}
+
+const DECIMAL_FLOAT = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const HEX_FLOAT = /^0[xX](?:([0-9a-fA-F]+)\.?([0-9a-fA-F]*)|\.([0-9a-fA-F]+))[pP]([+-]?\d+)$/;
+
+/**
+ * Go's strconv.ParseFloat(s, 64): Go float literal syntax (decimal, or hex with a p exponent;
+ * underscores between digits) and "inf"/"infinity"/"nan" in any case (only the infinities take a
+ * sign). Overflow is a range error with ±Inf; underflow quietly gives zero, as in Go.
+ */
+export function parseFloat64(s: string): Parsed<number> {
+  let sign = 1;
+  let body = s;
+  if (body[0] === "+" || body[0] === "-") {
+    sign = body[0] === "-" ? -1 : 1;
+    body = body.slice(1);
+  }
+  const lower = body.toLowerCase();
+  if (lower === "inf" || lower === "infinity") return { value: sign * Infinity, err: undefined };
+  if (lower === "nan" && body.length === s.length) return { value: NaN, err: undefined };
+  if (body.includes("_")) {
+    if (!underscoreOK(body)) return FLOAT_SYNTAX_ERROR;
+    body = body.replaceAll("_", "");
+  }
+  let v: number;
+  if (DECIMAL_FLOAT.test(body)) {
+    v = Number(body);
+  } else {
+    const m = HEX_FLOAT.exec(body);
+    if (!m) return FLOAT_SYNTAX_ERROR;
+    const intDigits = m[1] ?? "";
+    const fracDigits = m[2] ?? m[3] ?? "";
+    const mant = BigInt(`0x${intDigits}${fracDigits}`);
+    v = Number(mant) * 2 ** (Number(m[4]) - 4 * fracDigits.length);
+  }
+  if (!Number.isFinite(v)) return { value: sign * Infinity, err: "range" };
+  return { value: sign * v, err: undefined };
+}
+
+/** Go's strconv.ParseBool; undefined where Go returns a syntax error. */
+export function parseBool(s: string): boolean | undefined {
+  if (["1", "t", "T", "TRUE", "true", "True"].includes(s)) return true;
+  if (["0", "f", "F", "FALSE", "false", "False"].includes(s)) return false;
+  return undefined;
 }

@@ -243,10 +243,34 @@ export function kindOf(v: GoValue): Kind {
 }
 
 function nilKind(type: string): Kind {
-  if (type.startsWith("map[")) return "map";
-  if (type.startsWith("[]")) return "slice";
-  if (type.startsWith("func")) return "func";
-  return "ptr";
+  const k = kindOfTypeName(type);
+  // Kind has no array, chan or interface; those nils (and any other) are treated like pointers.
+  return k === "map" || k === "slice" || k === "func" ? k : "ptr";
+}
+
+/** The reflect.Kind named by a composite Go type name (`[]string` is a slice, `[3]int` an array, ...). */
+function kindOfTypeName(t: string): string {
+  if (t.startsWith("[]")) return "slice";
+  if (t.startsWith("[")) return "array";
+  if (t.startsWith("map[")) return "map";
+  if (t.startsWith("func")) return "func";
+  if (t.startsWith("chan") || t.startsWith("<-chan")) return "chan";
+  if (t.startsWith("*")) return "ptr";
+  if (t.startsWith("interface")) return "interface";
+  return "struct";
+}
+
+/**
+ * reflect.Kind's String() for a value, finer than {@link kindOf}: numbers name their exact type
+ * (`int64`, `uint8`, `float64`, `complex128`), and tagged arrays and typed nils give `array`,
+ * `chan` or `interface` where their type says so. Sprig's `kindOf` and its error messages print this.
+ */
+export function reflectKindName(v: GoValue): string {
+  if (Array.isArray(v)) return kindOfTypeName(typeName(v));
+  if (v instanceof TypedNil) return kindOfTypeName(v.type);
+  const k = kindOf(v);
+  // A numeric kind's name is the name of its predeclared type.
+  return k === "int" || k === "uint" || k === "float" || k === "complex" ? typeName(v) : k;
 }
 
 /** The Go type name, as `%T` prints it. */

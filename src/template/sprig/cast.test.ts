@@ -1,19 +1,13 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3, spf13/cast as Debian packages it).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { formatValue } from "../fmt.js";
+import { formatFloat, parseFloat64, parseInt64 } from "../strconv.js";
 import { TypedNumber } from "../value.js";
-import {
-  castToString,
-  formatFloatG,
-  formatV,
-  parseGoFloat,
-  parseGoInt,
-  strval,
-  toBool,
-  toFloat64,
-  toInt,
-  toInt64,
-} from "./cast.js";
+import { castToString, toBool, toFloat64, toInt, toInt64 } from "./cast.js";
+import { strval } from "./strings.js";
+
+const formatFloatG = (f: number) => formatFloat(f, "g", -1, 64);
 
 test("toInt64 reads strings with ParseInt base 0 after trimming a zero fraction", () => {
   const cases: Array<[unknown, bigint]> = [
@@ -64,9 +58,9 @@ test("toFloat64 follows ParseFloat syntax", () => {
   assert.equal(toFloat64("1e400"), 0); // range error → 0
   assert.equal(toFloat64(true), 1);
   assert.equal(toFloat64(3n), 3);
-  assert.equal(parseGoFloat("1e-400"), 0);
-  assert.equal(parseGoInt("0777", 8), 511n);
-  assert.equal(parseGoInt("0o777", 8), undefined);
+  assert.deepEqual(parseFloat64("1e-400"), { value: 0, err: undefined });
+  assert.deepEqual(parseInt64("0777", 8), { value: 511n, err: undefined });
+  assert.equal(parseInt64("0o777", 8).err, "syntax");
 });
 
 test("toBool and castToString", () => {
@@ -77,11 +71,11 @@ test("toBool and castToString", () => {
   assert.equal(castToString(null), "");
 });
 
-test("formatV prints like fmt's %v", () => {
-  assert.equal(formatV([1n, 2.5, "a", null]), "[1 2.5 a <nil>]");
-  assert.equal(formatV(null), "<nil>");
+test("fmt's %v, as strval and toDecimal use it", () => {
+  assert.equal(formatValue([1n, 2.5, "a", null]), "[1 2.5 a <nil>]");
+  assert.equal(formatValue(null), "<nil>");
   const m = Object.assign(Object.create(null), { b: 1n, a: [true] });
-  assert.equal(formatV(m), "map[a:[true] b:1]");
+  assert.equal(formatValue(m), "map[a:[true] b:1]");
   assert.equal(formatFloatG(100000000), "1e+08");
   assert.equal(formatFloatG(123456), "123456");
   assert.equal(formatFloatG(1234567), "1.234567e+06");

@@ -16,18 +16,8 @@ import {
   sign,
   X509Certificate,
 } from "node:crypto";
-import {
-  GO_OBJECT,
-  GoError,
-  type GoFunc,
-  type GoObject,
-  type GoValue,
-  goFunc,
-  isGoObject,
-  isMap,
-  sortedKeys,
-  TypedNumber,
-} from "../value.js";
+import { formatValue } from "../fmt.js";
+import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, isGoObject } from "../value.js";
 import { type DerElement, derElement, derInteger, derSequence, pemEncode, readDer, readDerChildren } from "./der.js";
 import { decodeBase64Std } from "./encoding.js";
 import { KeyParseError, type ParsedKey, parsePrivateKeyPem, pemDecode, privateKeyPem } from "./keys.js";
@@ -125,29 +115,6 @@ function keyUsageValue(ku: number): Uint8Array {
 
 // --- inputs: IPs and DNS names ---
 
-/** Go's %v for the scalar values a template list can hold (enough for Sprig's error messages). */
-function formatV(v: GoValue): string {
-  if (v === null || v === undefined) return "<nil>";
-  if (typeof v === "number") {
-    if (!Number.isFinite(v)) return Number.isNaN(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
-    const exp = v === 0 ? 0 : Math.floor(Math.log10(Math.abs(v)));
-    if (exp < -4 || exp >= 21) {
-      const [m, e] = v.toExponential().split("e") as [string, string];
-      const sign = e.startsWith("-") ? "-" : "+";
-      return `${m}e${sign}${e.replace(/^[+-]/, "").padStart(2, "0")}`;
-    }
-    return String(v);
-  }
-  if (v instanceof TypedNumber) return String(v.value);
-  if (Array.isArray(v)) return `[${v.map(formatV).join(" ")}]`;
-  if (isMap(v))
-    return `map[${sortedKeys(v)
-      .map((k) => `${k}:${formatV(v[k])}`)
-      .join(" ")}]`;
-  if (isGoObject(v)) return `{${(v.goFields?.() ?? []).map(([, f]) => formatV(f)).join(" ")}}`;
-  return String(v);
-}
-
 function parseIPv4(s: string): number[] | undefined {
   const parts = s.split(".");
   if (parts.length !== 4) return undefined;
@@ -207,7 +174,7 @@ function asList(v: GoValue): GoValue[] {
 
 function netIPs(ips: GoValue): Uint8Array[] {
   return asList(ips).map((ip) => {
-    if (typeof ip !== "string") throw new GoError(`error parsing ip: ${formatV(ip)} is not a string`);
+    if (typeof ip !== "string") throw new GoError(`error parsing ip: ${formatValue(ip)} is not a string`);
     const bytes = ipBytes(ip);
     if (!bytes) throw new GoError(`error parsing ip: ${ip}`);
     return bytes;
@@ -216,7 +183,8 @@ function netIPs(ips: GoValue): Uint8Array[] {
 
 function dnsNames(names: GoValue): string[] {
   return asList(names).map((n) => {
-    if (typeof n !== "string") throw new GoError(`error processing alternate dns name: ${formatV(n)} is not a string`);
+    if (typeof n !== "string")
+      throw new GoError(`error processing alternate dns name: ${formatValue(n)} is not a string`);
     return n;
   });
 }

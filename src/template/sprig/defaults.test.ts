@@ -1,17 +1,17 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3, encoding/json).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { formatValue } from "../fmt.js";
 import { type GoValue, newMap, TypedNil, TypedNumber, typeName } from "../value.js";
-import { formatV } from "./cast.js";
 import { defaultsFuncs as F } from "./defaults.js";
 
 const m = (o: Record<string, GoValue>) => Object.assign(newMap(), o);
 
 test("empty, default, coalesce, all, any, ternary", () => {
   for (const v of [null, 0n, 0, "", [], newMap(), false, new TypedNil("[]string"), new TypedNumber("int64", 0n)]) {
-    assert.equal(F.empty.fn(v), true, formatV(v));
+    assert.equal(F.empty.fn(v), true, formatValue(v));
   }
-  for (const v of [1n, "a", [null], true, 0.5]) assert.equal(F.empty.fn(v), false, formatV(v));
+  for (const v of [1n, "a", [null], true, 0.5]) assert.equal(F.empty.fn(v), false, formatValue(v));
   assert.equal(F.default.fn("d"), "d");
   assert.equal(F.default.fn("d", ""), "d");
   assert.equal(F.default.fn("d", "x"), "x");
@@ -58,7 +58,7 @@ test("JSON encoding errors", () => {
 
 test("fromJson decodes to float64 and maps", () => {
   const v = F.fromJson.fn('{"a":1e2,"b":[1,{}]}');
-  assert.equal(formatV(v), "map[a:100 b:[1 map[]]]");
+  assert.equal(formatValue(v), "map[a:100 b:[1 map[]]]");
   assert.equal(typeName((v as Record<string, GoValue>).a), "float64");
   assert.equal(F.fromJson.fn("{bad"), null);
   assert.equal(F.mustFromJson.fn('"\\ud800"'), "\ufffd");

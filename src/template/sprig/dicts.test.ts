@@ -1,12 +1,12 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3, mergo 0.3.12).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { formatValue } from "../fmt.js";
 import { type GoValue, newMap, typeName } from "../value.js";
-import { formatV } from "./cast.js";
 import { dictsFuncs as D } from "./dicts.js";
 
 const m = (o: Record<string, GoValue>) => Object.assign(newMap(), o);
-const show = (v: GoValue) => formatV(v);
+const show = (v: GoValue) => formatValue(v);
 
 test("dict stringifies keys and pads a missing last value", () => {
   assert.equal(show(D.dict.fn("a", 1n, "b")), "map[a:1 b:]");

@@ -14,14 +14,14 @@ import {
   isMap,
   mapGet,
   newMap,
+  reflectKindName,
   sortedKeys,
   TypedNil,
   TypedNumber,
   typeName,
   withGoType,
 } from "../value.js";
-import { strval } from "./cast.js";
-import { reflectKind } from "./reflect.js";
+import { strval } from "./strings.js";
 
 type GoMap = Record<string, GoValue>;
 
@@ -95,7 +95,7 @@ function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
       if (overwrite) dst[key] = null;
       continue;
     }
-    const kind = reflectKind(s);
+    const kind = reflectKindName(s);
     if (kind === "map") {
       if (present && isLiveMap(d) && isLiveMap(s)) mergeInto(d, s, overwrite);
     } else if (kind === "slice") {

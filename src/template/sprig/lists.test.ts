@@ -1,11 +1,11 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { formatValue } from "../fmt.js";
 import { type GoValue, newMap, typeName, withGoType } from "../value.js";
-import { formatV } from "./cast.js";
 import { listsFuncs as L } from "./lists.js";
 
-const show = (v: GoValue) => `${typeName(v)} ${formatV(v)}`;
+const show = (v: GoValue) => `${typeName(v)} ${formatValue(v)}`;
 const run = (name: string, ...args: GoValue[]) => show(L[name].fn(...args));
 const strings = (...s: string[]) => withGoType(s, "[]string");
 const NIL_DEREF = { message: "runtime error: invalid memory address or nil pointer dereference" };

@@ -7,17 +7,27 @@
  * GoError. A nil list makes Sprig's reflect.TypeOf(nil).Kind() dereference nil; that runtime panic
  * is reproduced too. Go's results that are nil slices (`rest` of an empty list) are TypedNil.
  */
-import { GoError, type GoFunc, type GoValue, goFunc, TypedNil, TypedNumber, typeName, withGoType } from "../value.js";
+import {
+  GoError,
+  type GoFunc,
+  type GoValue,
+  goFunc,
+  reflectKindName,
+  TypedNil,
+  TypedNumber,
+  typeName,
+  withGoType,
+} from "../value.js";
 import { nilDeref, toInt } from "./cast.js";
 import { isEmpty } from "./defaults.js";
-import { deepEqual, reflectKind } from "./reflect.js";
+import { deepEqual } from "./reflect.js";
 
 const NIL_LIST = (): TypedNil => new TypedNil("[]interface {}");
 
 /** The elements of a slice value as interface{} values, or Sprig's error for other kinds. */
 function elements(list: GoValue, message: (kind: string) => string): GoValue[] {
   if (list === null || list === undefined) nilDeref();
-  const kind = reflectKind(list);
+  const kind = reflectKindName(list);
   if (kind !== "slice" && kind !== "array") throw new GoError(message(kind));
   if (list instanceof TypedNil) return [];
   if (list instanceof Uint8Array) return Array.from(list, (b) => new TypedNumber("uint8", BigInt(b)));

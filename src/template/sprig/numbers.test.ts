@@ -1,11 +1,11 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3): `{{printf "%T %v" (f ...)}}`.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { formatValue } from "../fmt.js";
 import { type GoValue, typeName } from "../value.js";
-import { formatV } from "./cast.js";
 import { numbersFuncs as N } from "./numbers.js";
 
-const show = (v: GoValue) => `${typeName(v)} ${formatV(v)}`;
+const show = (v: GoValue) => `${typeName(v)} ${formatValue(v)}`;
 const run = (name: string, ...args: GoValue[]) => show(N[name].fn(...args));
 
 test("integer arithmetic returns int64 and panics on zero divisors", () => {

@@ -6,8 +6,11 @@
  * Arguments typed interface{} go through spf13/cast (cast.ts), which turns anything unparseable into 0.
  * The `...f` functions compute in shopspring/decimal as Sprig does, so `addf 0.1 0.2` is 0.3.
  */
-import { GoError, type GoFunc, type GoValue, goFunc, int64, type TypedNumber, typeName, withGoType } from "../value.js";
-import { formatFloatG, formatV, parseGoInt, strval, toFloat64, toInt, toInt64 } from "./cast.js";
+import { formatValue } from "../fmt.js";
+import { formatFloat, parseInt64 } from "../strconv.js";
+import { GoError, type GoFunc, type GoValue, goFunc, int64, type TypedNumber, withGoType } from "../value.js";
+import { toFloat64, toInt, toInt64 } from "./cast.js";
+import { strslice, strval } from "./strings.js";
 
 const wrap = (n: bigint): bigint => BigInt.asIntN(64, n);
 
@@ -82,7 +85,7 @@ const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
 /** decimal.NewFromFloat: the float's shortest decimal representation. */
 function decimalFromFloat(f: number): Decimal {
-  if (!Number.isFinite(f)) throw new GoError(`Cannot create a Decimal from ${formatFloatG(f)}`);
+  if (!Number.isFinite(f)) throw new GoError(`Cannot create a Decimal from ${formatFloat(f, "g", -1, 64)}`);
   if (f === 0) return { value: 0n, exp: 0 };
   const [mant, e] = f.toExponential().split("e");
   const digits = mant.replace(".", "").replace("-", "");
@@ -165,26 +168,15 @@ function minInt(a: GoValue, ...rest: GoValue[]): TypedNumber {
   return int64(m);
 }
 
-/** Sprig's strslice (toStrings): []string as is, other slices element-wise without nils, nil → []. */
-function toStrings(v: GoValue): string[] {
-  if (Array.isArray(v) && typeName(v) === "[]string") return v as string[];
-  if (Array.isArray(v) || v instanceof Uint8Array) {
-    const out: string[] = [];
-    for (const x of v) if (x !== null && x !== undefined) out.push(strval(x));
-    return withGoType(out, "[]string");
-  }
-  if (v === null || v === undefined) return withGoType([], "[]string");
-  return withGoType([strval(v)], "[]string");
-}
-
 /** strconv.Atoi, ignoring the error: syntax errors give 0, out-of-range values clamp. */
 function atoi(s: GoValue): bigint {
-  const str = s as string;
-  const n = parseGoInt(str, 10);
-  if (n !== undefined) return n;
-  // Range errors keep the clamped value; detect them as a valid digit string that failed.
-  if (/^[+-]?\d+$/.test(str)) return str.startsWith("-") ? -(1n << 63n) : (1n << 63n) - 1n;
-  return 0n;
+  return parseInt64(s as string, 10).value;
+}
+
+/** Sprig's toDecimal: fmt.Sprint(v) read as an octal int64; any error (range too) gives 0. */
+function toDecimal(v: GoValue): TypedNumber {
+  const r = parseInt64(formatValue(v), 8);
+  return int64(r.err === undefined ? r.value : 0n);
 }
 
 export const numbersFuncs: Record<string, GoFunc> = {
@@ -193,9 +185,9 @@ export const numbersFuncs: Record<string, GoFunc> = {
   int: goFunc("int", ["any"], (v) => toInt(v), "int"),
   float64: goFunc("float64", ["any"], (v) => toFloat64(v), "float64"),
   seq: goFunc("seq", ["...int"], seq, "string"),
-  toDecimal: goFunc("toDecimal", ["any"], (v) => int64(parseGoInt(formatV(v), 8) ?? 0n), "int64"),
+  toDecimal: goFunc("toDecimal", ["any"], toDecimal, "int64"),
   toString: goFunc("toString", ["any"], (v) => strval(v), "string"),
-  toStrings: goFunc("toStrings", ["any"], toStrings, "[]string"),
+  toStrings: goFunc("toStrings", ["any"], strslice, "[]string"),
   until: goFunc(
     "until",
     ["int"],

@@ -1,10 +1,9 @@
 /**
  * Sprig's reflection functions: typeOf, typeIs, typeIsLike, kindOf, kindIs, deepEqual.
  *
- * `kindOf` prints reflect.Kind names, which are finer than value.ts's `kindOf` (`int64`, `float64`,
- * `uint8` rather than `int` / `float`), so they are derived here from the value's Go type.
- * The module also exports the helpers the list functions share: `reflectKind` (for Sprig's
- * "Cannot ... on type %s" messages) and `deepEqual` (reflect.DeepEqual, used by has/uniq/without).
+ * `kindOf` prints reflect.Kind names (value.ts's `reflectKindName`: `int64`, `float64`, `uint8`
+ * rather than `int` / `float`). The module also exports `deepEqual` (reflect.DeepEqual), which the
+ * list functions share for has/uniq/without.
  */
 import {
   type GoFunc,
@@ -14,47 +13,11 @@ import {
   isGoObject,
   isMap,
   mapGet,
+  reflectKindName,
   TypedNil,
   TypedNumber,
   typeName,
 } from "../value.js";
-
-/** reflect.ValueOf(v).Kind().String() for a value of the model. */
-export function reflectKind(v: GoValue): string {
-  switch (typeof v) {
-    case "string":
-      return "string";
-    case "boolean":
-      return "bool";
-    case "bigint":
-      return "int";
-    case "number":
-      return "float64";
-    case "object":
-      if (v === null) return "invalid";
-      if (v instanceof TypedNumber) return v.type;
-      if (v instanceof Uint8Array) return "slice";
-      if (Array.isArray(v)) return kindOfTypeName(typeName(v));
-      if (v instanceof TypedNil) return kindOfTypeName(v.type);
-      if (isGoFunc(v)) return "func";
-      if (isGoObject(v)) return v.goTypeName().startsWith("*") ? "ptr" : "struct";
-      return "map";
-    default:
-      return "invalid";
-  }
-}
-
-/** The kind named by a composite Go type name (`[]string` is a slice, `[3]int` an array, ...). */
-function kindOfTypeName(t: string): string {
-  if (t.startsWith("[]")) return "slice";
-  if (t.startsWith("[")) return "array";
-  if (t.startsWith("map[")) return "map";
-  if (t.startsWith("func")) return "func";
-  if (t.startsWith("chan") || t.startsWith("<-chan")) return "chan";
-  if (t.startsWith("*")) return "ptr";
-  if (t === "interface {}" || t.startsWith("interface")) return "interface";
-  return "struct";
-}
 
 /** True for the nil forms of the model: null, undefined and TypedNil. */
 function isNil(v: GoValue): boolean {
@@ -122,7 +85,7 @@ export const reflectFuncs: Record<string, GoFunc> = {
     },
     "bool",
   ),
-  kindOf: goFunc("kindOf", ["any"], (src) => reflectKind(src), "string"),
-  kindIs: goFunc("kindIs", ["string", "any"], (target, src) => target === reflectKind(src), "bool"),
+  kindOf: goFunc("kindOf", ["any"], (src) => reflectKindName(src), "string"),
+  kindIs: goFunc("kindIs", ["string", "any"], (target, src) => target === reflectKindName(src), "bool"),
   deepEqual: goFunc("deepEqual", ["any", "any"], (x, y) => deepEqual(x, y), "bool"),
 };

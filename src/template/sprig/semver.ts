@@ -7,8 +7,9 @@
  * JavaScript's both pick the leftmost-first (backtracking-order) match, so matches and submatches
  * agree; only `\s` differs (Go: [\t\n\f\r ]), so it is spelled out.
  */
+
+import { parseUint64, quote } from "../strconv.js";
 import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../value.js";
-import { goQuote } from "./quote.js";
 
 const S = "[\\t\\n\\f\\r ]"; // Go's \s
 
@@ -18,13 +19,10 @@ const VERSION_RE = new RegExp(
     "(\\+([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?$",
 );
 
-const UINT64_MAX = (1n << 64n) - 1n;
-
 /** strconv.ParseUint(s, 10, 64), or undefined when it would fail. */
-function parseUint64(s: string): bigint | undefined {
-  if (!/^[0-9]+$/.test(s)) return undefined;
-  const v = BigInt(s);
-  return v <= UINT64_MAX ? v : undefined;
+function parseUint(s: string): bigint | undefined {
+  const r = parseUint64(s, 10);
+  return r.err === undefined ? r.value : undefined;
 }
 
 /** A parsed version, standing for `*semver.Version` (or `semver.Version` for results of IncMajor and friends). */
@@ -164,8 +162,8 @@ function comparePrePart(s: string, o: string): number {
   if (s === o) return 0;
   if (s === "") return -1;
   if (o === "") return 1;
-  const si = parseUint64(s);
-  const oi = parseUint64(o);
+  const si = parseUint(s);
+  const oi = parseUint(o);
   if (si === undefined && oi === undefined) return s > o ? 1 : -1;
   if (oi === undefined) return -1;
   if (si === undefined) return 1;
@@ -188,11 +186,9 @@ function validateMetadata(m: string): string | undefined {
 }
 
 function segment(digits: string): bigint {
-  const v = parseUint64(digits);
+  const v = parseUint(digits);
   if (v === undefined) {
-    throw new GoError(
-      `Error parsing version segment: strconv.ParseUint: parsing ${goQuote(digits)}: value out of range`,
-    );
+    throw new GoError(`Error parsing version segment: strconv.ParseUint: parsing ${quote(digits)}: value out of range`);
   }
   return v;
 }

@@ -38,7 +38,8 @@ import {
   wrapCustom,
 } from "./strcase.js";
 
-const utf8Decoder = new TextDecoder("utf-8");
+// Go's string([]byte) keeps a leading byte-order mark, so the decoder must not strip it.
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** Calls a zero-argument method of a host object when it has one returning a string. */
 function callStringMethod(v: GoValue, name: string): string | undefined {
@@ -49,11 +50,16 @@ function callStringMethod(v: GoValue, name: string): string | undefined {
   return typeof out === "string" ? out : undefined;
 }
 
+/** The text of a host object's Error() or String() method (errors first, as Go's type switches test), if it has one. */
+export function stringerText(v: GoValue): string | undefined {
+  return callStringMethod(v, "Error") ?? callStringMethod(v, "String");
+}
+
 /** Sprig's strval: strings and []byte as text, errors and Stringers by their method, anything else with %v. */
 export function strval(v: GoValue): string {
   if (typeof v === "string") return v;
   if (v instanceof Uint8Array) return utf8Decoder.decode(v);
-  return callStringMethod(v, "Error") ?? callStringMethod(v, "String") ?? formatValue(v);
+  return stringerText(v) ?? formatValue(v);
 }
 
 const isNil = (v: GoValue) => v === null || v === undefined;

@@ -6,21 +6,9 @@
  * Go's net/url works on bytes. We do the same by working on a "byte string": each UTF-8 byte of the
  * input becomes one char code 0..255 (latin1), and results are turned back into UTF-8 text at the end.
  */
-import {
-  GoError,
-  type GoFunc,
-  type GoValue,
-  goFunc,
-  isGoFunc,
-  isGoObject,
-  isMap,
-  kindOf,
-  mapGet,
-  newMap,
-  TypedNil,
-  TypedNumber,
-} from "../value.js";
-import { goQuote } from "./quote.js";
+import { quote, quoteBytes } from "../strconv.js";
+import { GoError, type GoFunc, type GoValue, goFunc, isMap, mapGet, newMap, reflectKindName } from "../value.js";
+import { nilDeref } from "./cast.js";
 
 const toBytes = (s: string): string => Buffer.from(s, "utf8").toString("latin1");
 const fromBytes = (b: string): string => Buffer.from(b, "latin1").toString("utf8");
@@ -28,29 +16,7 @@ const fromBytes = (b: string): string => Buffer.from(b, "latin1").toString("utf8
 type Mode = "path" | "pathSegment" | "host" | "zone" | "userPassword" | "queryComponent" | "fragment";
 
 /** strconv.Quote of a byte string: valid UTF-8 shows as text, stray bytes as \xNN. */
-function quoteBytes(b: string): string {
-  const bytes = Buffer.from(b, "latin1");
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let body = "";
-  for (let i = 0; i < bytes.length; ) {
-    const lead = bytes[i]!;
-    const len = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
-    let ch: string | undefined;
-    try {
-      if (len > 0 && i + len <= bytes.length) ch = decoder.decode(bytes.subarray(i, i + len));
-    } catch {
-      ch = undefined;
-    }
-    if (ch === undefined) {
-      body += `\\x${lead.toString(16).padStart(2, "0")}`;
-      i++;
-    } else {
-      body += goQuote(ch).slice(1, -1);
-      i += len;
-    }
-  }
-  return `"${body}"`;
-}
+const quoteByteString = (b: string): string => quoteBytes(Buffer.from(b, "latin1"));
 
 const isAlnum = (c: string): boolean => /[A-Za-z0-9]/.test(c);
 const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9A-Fa-f]$/.test(c);
@@ -85,11 +51,11 @@ function urlUnescape(s: string, mode: Mode): string {
     const c = s[i]!;
     if (c === "%") {
       if (!isHex(s[i + 1]) || !isHex(s[i + 2])) {
-        throw new UrlError(`invalid URL escape ${quoteBytes(s.slice(i, i + 3))}`);
+        throw new UrlError(`invalid URL escape ${quoteByteString(s.slice(i, i + 3))}`);
       }
       const code = Number.parseInt(s.slice(i + 1, i + 3), 16);
       if (mode === "host" && code >> 4 < 8 && s.slice(i, i + 3) !== "%25") {
-        throw new UrlError(`invalid URL escape ${quoteBytes(s.slice(i, i + 3))}`);
+        throw new UrlError(`invalid URL escape ${quoteByteString(s.slice(i, i + 3))}`);
       }
       if (
         mode === "zone" &&
@@ -97,12 +63,12 @@ function urlUnescape(s: string, mode: Mode): string {
         code !== 0x20 &&
         shouldEscape(String.fromCharCode(code), "host")
       ) {
-        throw new UrlError(`invalid URL escape ${quoteBytes(s.slice(i, i + 3))}`);
+        throw new UrlError(`invalid URL escape ${quoteByteString(s.slice(i, i + 3))}`);
       }
       i += 3;
     } else {
       if ((mode === "host" || mode === "zone") && c.charCodeAt(0) < 0x80 && shouldEscape(c, mode)) {
-        throw new UrlError(`invalid character ${goQuote(c)} in host name`);
+        throw new UrlError(`invalid character ${quote(c)} in host name`);
       }
       i++;
     }
@@ -187,7 +153,7 @@ function parseHost(host: string): string {
     const i = host.lastIndexOf("]");
     if (i < 0) throw new UrlError("missing ']' in host");
     const colonPort = host.slice(i + 1);
-    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteBytes(colonPort)} after host`);
+    if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quoteByteString(colonPort)} after host`);
     // An IPv6 zone (after %25) has its own escaping rules.
     const zone = host.slice(0, i).indexOf("%25");
     if (zone >= 0) {
@@ -200,7 +166,7 @@ function parseHost(host: string): string {
   } else {
     const i = host.lastIndexOf(":");
     if (i !== -1 && !validOptionalPort(host.slice(i))) {
-      throw new UrlError(`invalid port ${quoteBytes(host.slice(i))} after host`);
+      throw new UrlError(`invalid port ${quoteByteString(host.slice(i))} after host`);
     }
   }
   return urlUnescape(host, "host");
@@ -268,14 +234,14 @@ function parseURL(rawText: string): GoURL {
   try {
     url = parseWithoutFragment(beforeHash);
   } catch (e) {
-    if (e instanceof UrlError) throw new UrlError(`parse ${quoteBytes(beforeHash)}: ${e.message}`);
+    if (e instanceof UrlError) throw new UrlError(`parse ${quoteByteString(beforeHash)}: ${e.message}`);
     throw e;
   }
   if (frag === "") return url;
   try {
     url.fragment = urlUnescape(frag, "fragment");
   } catch (e) {
-    if (e instanceof UrlError) throw new UrlError(`parse ${goQuote(rawText)}: ${e.message}`);
+    if (e instanceof UrlError) throw new UrlError(`parse ${quote(rawText)}: ${e.message}`);
     throw e;
   }
   url.rawFragment = urlEscape(url.fragment, "fragment") === frag ? "" : frag;
@@ -366,22 +332,12 @@ function urlParse(v: string): Record<string, GoValue> {
   return dict;
 }
 
-/** reflect.Kind's name for a value, as Sprig's dictGetOrEmpty prints it. */
-function reflectKindName(v: GoValue): string {
-  if (v instanceof TypedNumber) return v.type;
-  if (v instanceof TypedNil) return kindOf(v);
-  if (typeof v === "number") return "float64";
-  if (isGoObject(v)) return v.goTypeName().startsWith("*") ? "ptr" : "struct";
-  if (isGoFunc(v)) return "func";
-  return kindOf(v);
-}
-
 /** A string entry of the dict, "" when absent; anything else is a (recovered) panic in Sprig. */
 function dictString(d: Record<string, GoValue>, key: string): string {
   const v = mapGet(d, key);
   if (v === undefined) return "";
   // reflect.TypeOf(nil).Kind() dereferences a nil Type.
-  if (v === null) throw new GoError("runtime error: invalid memory address or nil pointer dereference");
+  if (v === null) nilDeref();
   if (typeof v !== "string") {
     throw new GoError(`unable to parse ${key} key, must be of type string, but ${reflectKindName(v)} found`);
   }
