@@ -1,7 +1,17 @@
 /** The conformance kinds that have a runner, by the `kind` of their corpus.json. */
 import type { KindRunner } from "../result.js";
+import { runAnnotations } from "./annotations.js";
+import { runAppProbe } from "./app-probe.js";
 import { runGotemplate } from "./gotemplate.js";
+import { runInjectPolicy } from "./inject-policy.js";
+import { runIstioInject } from "./istio-inject.js";
+import { runProxyconfig } from "./proxyconfig.js";
 
 export const kinds: Record<string, KindRunner> = {
+  annotations: runAnnotations,
+  "app-probe": runAppProbe,
   gotemplate: runGotemplate,
+  "istio-inject": runIstioInject,
+  "inject-policy": runInjectPolicy,
+  proxyconfig: runProxyconfig,
 };

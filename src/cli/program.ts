@@ -5,7 +5,12 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command } from "commander";
+import { ConfigError } from "../inject/config.js";
+import { defaultConfigFiles } from "../inject/defaults.js";
+import { InjectionError } from "../inject/inject.js";
+import { DocumentError } from "../inject/kube-inject.js";
 import { TemplateError } from "../template/index.js";
+import { KubeInjectError, runKubeInject } from "./kube-inject.js";
 import { writeFileAtomic } from "./output.js";
 import { renderTemplate } from "./render.js";
 import { buildValues, ValuesInputError } from "./values.js";
@@ -80,7 +85,7 @@ Example:
 
 export function buildProgram(): Command {
   const program = new Command("meshinject")
-    .description("Istio-compatible sidecar injection in TypeScript. Today: Go templates (`template render`).")
+    .description("Istio-compatible sidecar injection: kube-inject, the built-in config, and Go templates")
     .version(packageVersion());
   const template = program
     .command("template")
@@ -95,7 +100,67 @@ export function buildProgram(): Command {
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", RENDER_HELP)
     .action(render);
+  program
+    .command("kube-inject")
+    .description("inject the Istio sidecar into the workloads of a Kubernetes YAML file (like istioctl kube-inject)")
+    .requiredOption("-f, --filename <file>", "input YAML; - reads standard input")
+    .option(
+      "--injectConfigFile <file>",
+      "injector config: the `config` key of istio-sidecar-injector, or the ConfigMap",
+    )
+    .option("--meshConfigFile <file>", "mesh config: the `mesh` key of the istio ConfigMap, or the ConfigMap")
+    .option("--valuesFile <file>", "injector values: the `values` key of istio-sidecar-injector, or the ConfigMap")
+    .option("--revision <name>", "control plane revision the workloads are injected for", "")
+    .option(
+      "--native-sidecars <on|off|auto>",
+      "inject the proxy as a native sidecar (auto: off, no cluster to ask)",
+      "auto",
+    )
+    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .addHelpText("after", KUBE_INJECT_HELP)
+    .action(runKubeInject);
+  const config = program.command("config").description("the built-in injector configuration");
+  config
+    .command("dump")
+    .description("write the built-in config, values and mesh config as files the kube-inject flags accept")
+    .option("-d, --dir <dir>", "folder to write inject-config.yaml, values.json and mesh.yaml into", ".")
+    .action(dumpConfig);
   return program;
+}
+
+const KUBE_INJECT_HELP = `
+Every Pod, Deployment, DaemonSet, StatefulSet, ReplicaSet, ReplicationController, Job, CronJob,
+DeploymentConfig and List item is injected; other documents are copied through unchanged.
+Without --injectConfigFile, --valuesFile and --meshConfigFile the built-in default (equivalent to
+Istio's default install) is used; \`meshinject config dump\` writes it out as a starting point.
+
+Examples:
+  meshinject kube-inject -f deployment.yaml -o injected.yaml
+  kubectl get deploy web -o yaml | meshinject kube-inject -f - | kubectl apply -f -
+  kubectl -n istio-system get cm istio-sidecar-injector -o yaml > inject.yaml
+  kubectl -n istio-system get cm istio -o yaml > mesh.yaml
+  meshinject kube-inject -f app.yaml --injectConfigFile inject.yaml --valuesFile inject.yaml --meshConfigFile mesh.yaml
+`;
+
+async function dumpConfig(opts: { dir: string }): Promise<void> {
+  const files = defaultConfigFiles();
+  const written: string[] = [];
+  for (const [name, text] of [
+    ["inject-config.yaml", files.config],
+    ["values.json", files.values],
+    ["mesh.yaml", files.mesh],
+  ] as const) {
+    const path = `${opts.dir.replace(/\/$/, "")}/${name}`;
+    try {
+      await writeFileAtomic(path, text);
+    } catch (e) {
+      throw new CliError(`cannot write ${path}: ${(e as Error).message}`);
+    }
+    written.push(path);
+  }
+  process.stdout.write(
+    `wrote ${written.join(", ")}\nuse: meshinject kube-inject -f app.yaml --injectConfigFile ${written[0]} --valuesFile ${written[1]} --meshConfigFile ${written[2]}\n`,
+  );
 }
 
 /** Runs the program; user-facing errors print one line on stderr and set exit code 1. */
@@ -103,7 +168,14 @@ export async function main(argv: readonly string[]): Promise<void> {
   try {
     await buildProgram().parseAsync([...argv]);
   } catch (e) {
-    const expected = e instanceof CliError || e instanceof ValuesInputError || e instanceof TemplateError;
+    const expected =
+      e instanceof CliError ||
+      e instanceof ValuesInputError ||
+      e instanceof TemplateError ||
+      e instanceof ConfigError ||
+      e instanceof DocumentError ||
+      e instanceof InjectionError ||
+      e instanceof KubeInjectError;
     // Anything else is a bug in meshinject: keep the stack for the report.
     const message = expected ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;
     process.stderr.write(`meshinject: ${message}\n`);

@@ -1,0 +1,101 @@
+/**
+ * `meshinject kube-inject`: the I/O around src/inject/kube-inject.ts (reading the input and the
+ * configuration files, writing the output atomically, printing warnings on stderr).
+ */
+
+import { readFile } from "node:fs/promises";
+import { defaultConfigFiles } from "../inject/defaults.js";
+import { type InjectorSources, loadInjector } from "../inject/injector.js";
+import { kubeInject } from "../inject/kube-inject.js";
+import { writeFileAtomic } from "./output.js";
+
+export interface KubeInjectCliOptions {
+  filename: string;
+  injectConfigFile?: string;
+  meshConfigFile?: string;
+  valuesFile?: string;
+  revision: string;
+  output?: string;
+  nativeSidecars: string;
+}
+
+/** An error for the user (exit code 1, one line). */
+export class KubeInjectError extends Error {
+  override name = "KubeInjectError";
+}
+
+async function readInput(path: string, what: string): Promise<string> {
+  try {
+    if (path === "-") {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    }
+    return await readFile(path, "utf8");
+  } catch (e) {
+    throw new KubeInjectError(`cannot read ${what} ${path}: ${(e as Error).message}`);
+  }
+}
+
+export function nativeSidecarSetting(value: string): boolean {
+  switch (value) {
+    case "on":
+    case "true":
+      return true;
+    case "off":
+    case "false":
+      return false;
+    case "auto":
+      // Without a cluster to ask, kube-inject cannot tell whether every node runs Kubernetes 1.29+.
+      return false;
+    default:
+      throw new KubeInjectError(`--native-sidecars must be on, off or auto, got ${JSON.stringify(value)}`);
+  }
+}
+
+export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
+  const defaults = defaultConfigFiles();
+  const sources: InjectorSources = {
+    config: opts.injectConfigFile ? await readInput(opts.injectConfigFile, "inject config file") : defaults.config,
+    values: opts.valuesFile ? await readInput(opts.valuesFile, "values file") : defaults.values,
+    mesh: opts.meshConfigFile ? await readInput(opts.meshConfigFile, "mesh config file") : defaults.mesh,
+    names: {
+      config: opts.injectConfigFile ?? "built-in config",
+      values: opts.valuesFile ?? "built-in values",
+      mesh: opts.meshConfigFile ?? "built-in mesh config",
+    },
+  };
+  // With only --injectConfigFile given as a whole ConfigMap, its `values` key is used too (as istioctl does).
+  if (
+    opts.injectConfigFile &&
+    !opts.valuesFile &&
+    /\bkind:\s*ConfigMap\b/.test(sources.config) &&
+    /\bvalues:/.test(sources.config)
+  ) {
+    sources.values = sources.config;
+    sources.names = { ...sources.names, values: opts.injectConfigFile };
+  }
+  const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
+  const input = await readInput(opts.filename, "input");
+  const loaded = loadInjector(sources, {
+    env: (name) => process.env[name],
+    compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
+  });
+  const output = kubeInject(input, {
+    settings: loaded.settings,
+    config: loaded.config,
+    meshConfig: loaded.meshConfig,
+    revision: opts.revision,
+    nativeSidecar,
+    warn: (message) => process.stderr.write(message),
+  });
+  if (opts.output === undefined) {
+    process.stdout.write(output);
+    return;
+  }
+  try {
+    await writeFileAtomic(opts.output, output);
+  } catch (e) {
+    throw new KubeInjectError(`cannot write ${opts.output}: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The injector's configuration, as Istio keeps it in the `istio-sidecar-injector` ConfigMap:
+ * the `config` key (policy, templates, selectors, ...) and the `values` key (Helm values as JSON).
+ * Parsing is strict about shapes and names the file and field at fault.
+ */
+
+import { readYaml } from "../kube/yaml.js";
+import { fromJSON, type GoValue } from "../template/index.js";
+
+/** A Kubernetes label selector (matchLabels and matchExpressions). */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+export type InjectionPolicy = "enabled" | "disabled";
+
+/** The `config` key of the injector ConfigMap. */
+export interface InjectorConfig {
+  policy: InjectionPolicy;
+  /** Templates applied when a pod names none (`inject.istio.io/templates`). */
+  defaultTemplates: string[];
+  /** Go template text by name. */
+  templates: Record<string, string>;
+  /** A name that expands to several templates. */
+  aliases: Record<string, string[]>;
+  neverInjectSelector: LabelSelector[];
+  alwaysInjectSelector: LabelSelector[];
+  /** Annotations added to every injected pod (deprecated in Istio; templates should set them). */
+  injectedAnnotations: Record<string, string>;
+}
+
+/** The `values` key: the same document seen two ways, as Istio does. */
+export interface InjectionValues {
+  /** Plain JSON, for the settings the injector reads itself (image hub/tag, hold, probe rewrite...). */
+  readonly json: Record<string, unknown>;
+  /** The Go value model (numbers float64), for `.Values` in templates. */
+  readonly go: GoValue;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function fail(source: string, field: string, message: string): never {
+  throw new ConfigError(`${source}: ${field}: ${message}`);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function stringList(v: unknown, source: string, field: string): string[] {
+  if (v === null || v === undefined) return [];
+  if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) fail(source, field, "must be a list of strings");
+  return v as string[];
+}
+
+function stringMap(v: unknown, source: string, field: string): Record<string, string> {
+  if (v === null || v === undefined) return {};
+  if (!isRecord(v)) fail(source, field, "must be a map of strings");
+  const out: Record<string, string> = {};
+  for (const [k, s] of Object.entries(v)) {
+    if (typeof s !== "string") fail(source, `${field}.${k}`, `must be a string, got ${JSON.stringify(s)}`);
+    out[k] = s;
+  }
+  return out;
+}
+
+function selectors(v: unknown, source: string, field: string): LabelSelector[] {
+  if (v === null || v === undefined) return [];
+  if (!Array.isArray(v)) fail(source, field, "must be a list of label selectors");
+  return v.map((s, i) => {
+    if (!isRecord(s)) fail(source, `${field}[${i}]`, "must be a label selector");
+    const sel: LabelSelector = {};
+    if (s.matchLabels !== undefined) sel.matchLabels = stringMap(s.matchLabels, source, `${field}[${i}].matchLabels`);
+    if (s.matchExpressions !== undefined) {
+      if (!Array.isArray(s.matchExpressions)) fail(source, `${field}[${i}].matchExpressions`, "must be a list");
+      sel.matchExpressions = s.matchExpressions.map((e, j) => {
+        const at = `${field}[${i}].matchExpressions[${j}]`;
+        if (!isRecord(e) || typeof e.key !== "string" || typeof e.operator !== "string") {
+          fail(source, at, "must have a key and an operator");
+        }
+        return { key: e.key, operator: e.operator, values: stringList(e.values, source, `${at}.values`) };
+      });
+    }
+    return sel;
+  });
+}
+
+const KNOWN_FIELDS = new Set([
+  "policy",
+  "defaultTemplates",
+  "templates",
+  "aliases",
+  "neverInjectSelector",
+  "alwaysInjectSelector",
+  "injectedAnnotations",
+  // Older ConfigMaps carry a single `template`; Istio no longer reads it.
+  "template",
+]);
+
+/** Parses the `config` key (YAML). `source` names the file or ConfigMap key in errors. */
+export function parseInjectorConfig(text: string, source = "config"): InjectorConfig {
+  let doc: unknown;
+  try {
+    doc = readYaml(text);
+  } catch (e) {
+    fail(source, "(document)", `invalid YAML: ${(e as Error).message}`);
+  }
+  if (doc === null || doc === undefined) doc = {};
+  if (!isRecord(doc)) fail(source, "(document)", "must be a map");
+  for (const key of Object.keys(doc)) {
+    if (!KNOWN_FIELDS.has(key)) fail(source, key, "unknown field");
+  }
+  const policy = doc.policy ?? "enabled";
+  if (policy !== "enabled" && policy !== "disabled") {
+    fail(source, "policy", `must be "enabled" or "disabled", got ${JSON.stringify(policy)}`);
+  }
+  const templates = stringMap(doc.templates, source, "templates");
+  const aliases: Record<string, string[]> = {};
+  if (doc.aliases !== null && doc.aliases !== undefined) {
+    if (!isRecord(doc.aliases)) fail(source, "aliases", "must be a map of template lists");
+    for (const [k, v] of Object.entries(doc.aliases)) aliases[k] = stringList(v, source, `aliases.${k}`);
+  }
+  const defaultTemplates = stringList(doc.defaultTemplates, source, "defaultTemplates");
+  return {
+    policy,
+    defaultTemplates: defaultTemplates.length > 0 ? defaultTemplates : ["sidecar"],
+    templates,
+    aliases,
+    neverInjectSelector: selectors(doc.neverInjectSelector, source, "neverInjectSelector"),
+    alwaysInjectSelector: selectors(doc.alwaysInjectSelector, source, "alwaysInjectSelector"),
+    injectedAnnotations: stringMap(doc.injectedAnnotations, source, "injectedAnnotations"),
+  };
+}
+
+/** Parses the `values` key (JSON; YAML is accepted too, as it is a superset). */
+export function parseValues(text: string, source = "values"): InjectionValues {
+  let json: unknown;
+  try {
+    json = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    try {
+      json = readYaml(text);
+    } catch (e) {
+      fail(source, "(document)", `invalid JSON or YAML: ${(e as Error).message}`);
+    }
+  }
+  if (json === null || json === undefined) json = {};
+  if (!isRecord(json)) fail(source, "(document)", "must be a map");
+  return { json, go: fromJSON(JSON.stringify(json), "float") };
+}
+
+/** Reads a dotted path (`global.proxy.image`) from plain JSON values. */
+export function valueAt(values: Record<string, unknown>, path: string): unknown {
+  let cur: unknown = values;
+  for (const key of path.split(".")) {
+    if (!isRecord(cur)) return undefined;
+    cur = cur[key];
+  }
+  return cur;
+}

@@ -1,0 +1,77 @@
+/**
+ * The built-in injector configuration: what `meshinject kube-inject` uses when no configuration is
+ * given, equivalent to a default Istio install (profile "default", control plane in istio-system,
+ * revision "default"). The documents live beside this module, in `defaults/`, as our own text:
+ *
+ *   sidecar.tmpl, gateway.tmpl, grpc-simple.tmpl, grpc-agent.tmpl  the pod-injection templates
+ *   values.json                                                    the `values` key
+ *   mesh.yaml                                                      the `mesh` key of ConfigMap istio
+ *
+ * They are package assets read at run time, next to the compiled module (the build copies them to
+ * dist/inject/defaults/).
+ */
+
+import { readFileSync } from "node:fs";
+
+/** The built-in templates, in the order they are listed in the `config` document. */
+export const DEFAULT_TEMPLATE_NAMES = ["sidecar", "gateway", "grpc-simple", "grpc-agent"] as const;
+
+/** The three texts a user would otherwise put in the ConfigMaps or pass as files. */
+export interface DefaultConfigFiles {
+  /** The `config` key of ConfigMap istio-sidecar-injector (YAML): policy, defaults, templates. */
+  config: string;
+  /** The `values` key of ConfigMap istio-sidecar-injector (JSON). */
+  values: string;
+  /** The `mesh` key of ConfigMap istio (YAML), before MeshConfig defaults are applied. */
+  mesh: string;
+}
+
+function readAsset(name: string): string {
+  return readFileSync(new URL(`./defaults/${name}`, import.meta.url), "utf8");
+}
+
+/** The text of one built-in template (`sidecar`, `gateway`, `grpc-simple`, `grpc-agent`). */
+export function defaultTemplate(name: (typeof DEFAULT_TEMPLATE_NAMES)[number]): string {
+  return readAsset(`${name}.tmpl`);
+}
+
+/**
+ * Writes `text` as a YAML literal block scalar under a key at `indent` spaces: every line is
+ * indented two more, and the text keeps exactly one final newline (`|` clips the rest).
+ */
+function literalBlock(text: string, indent: number): string {
+  const body = `${text.replace(/\s+$/, "")}\n`;
+  if (/^[ \t\n]/.test(body)) {
+    // A leading space would need an explicit indentation indicator; our templates never start so.
+    throw new Error("defaults: a built-in template must not start with whitespace");
+  }
+  const pad = " ".repeat(indent + 2);
+  const lines = body.slice(0, -1).split("\n");
+  return `|\n${lines.map((line) => (line === "" ? "" : pad + line)).join("\n")}\n`;
+}
+
+/** Assembles the `config` document: injection on by default, "sidecar" unless a pod asks otherwise. */
+function configDocument(): string {
+  let out =
+    "# meshinject built-in injector configuration (the `config` key of ConfigMap istio-sidecar-injector).\n" +
+    '# Pods are injected unless they opt out; a pod that names no template gets "sidecar".\n' +
+    "policy: enabled\n" +
+    "defaultTemplates:\n" +
+    "- sidecar\n" +
+    "alwaysInjectSelector: []\n" +
+    "neverInjectSelector: []\n" +
+    "injectedAnnotations: {}\n" +
+    "templates:\n";
+  for (const name of DEFAULT_TEMPLATE_NAMES) {
+    out += `  ${name}: ${literalBlock(defaultTemplate(name), 2)}`;
+  }
+  return out;
+}
+
+let cached: DefaultConfigFiles | undefined;
+
+/** The built-in `config`, `values` and `mesh` texts, exactly as a user would supply them. */
+export function defaultConfigFiles(): DefaultConfigFiles {
+  cached ??= { config: configDocument(), values: readAsset("values.json"), mesh: readAsset("mesh.yaml") };
+  return { ...cached };
+}

@@ -1,0 +1,181 @@
+/**
+ * Injecting one pod: render the selected templates with the pod's data, merge them over the pod,
+ * put the user's own container settings back on top, then post-process (cluster env, metrics merge,
+ * probe rewriting, status annotation, container order). Both kube-inject and the webhook call this.
+ */
+
+import { type MeshConfig, meshConfigView, type ProxyConfig, proxyConfigView } from "../mesh/index.js";
+import { type GoValue, type Template, TemplateError } from "../template/index.js";
+import { validateAnnotations } from "./annotations.js";
+import { type InjectionValues, valueAt } from "./config.js";
+import { templateData } from "./data.js";
+import { injectedImage } from "./images.js";
+import { applyOverlayYaml } from "./overlay.js";
+import {
+  moveProxyToInitContainers,
+  reapplyUserContainers,
+  reinsertOverrides,
+  stripPreviousInjection,
+} from "./overrides.js";
+import { clone, findContainer, type Pod, PROXY_CONTAINER } from "./pod.js";
+import {
+  applyMetadata,
+  applyPrometheusMerge,
+  overwriteClusterInfo,
+  parseGoBool,
+  reorderContainers,
+} from "./postprocess.js";
+import { rewriteAppProbes } from "./probes.js";
+
+/** Injection failed for this pod; the message says why (and is what the webhook answers). */
+export class InjectionError extends Error {
+  override name = "InjectionError";
+}
+
+/** The parts of an injector that do not change from pod to pod. */
+export interface InjectorSettings {
+  /** Compiled templates by name. */
+  templates: ReadonlyMap<string, Template>;
+  values: InjectionValues;
+  /** `COMPLIANCE_POLICY`, e.g. `fips-140-3`. */
+  compliancePolicy: string;
+}
+
+/** One pod's injection request. */
+export interface PodInjection {
+  pod: Pod;
+  /** The top-level object's kind and apiVersion (a Deployment's, for its pods). */
+  typeMeta: { kind: string; apiVersion: string };
+  /** The workload's name and namespace. */
+  deployMeta: { name: string; namespace: string };
+  meshConfig: MeshConfig;
+  /** The effective ProxyConfig for the pod. */
+  proxyConfig: ProxyConfig;
+  revision: string;
+  defaultTemplates: readonly string[];
+  aliases: Readonly<Record<string, readonly string[]>>;
+  injectedAnnotations: Readonly<Record<string, string>>;
+  /** Env for the proxy from the webhook path (ISTIO_META_CLUSTER_ID, ISTIO_META_NETWORK, ...). */
+  proxyEnvs: Readonly<Record<string, string>>;
+  /** Whether the proxy runs as a native sidecar, before the pod's own annotation says otherwise. */
+  nativeSidecar: boolean;
+  proxyUID: bigint;
+  proxyGID: bigint;
+}
+
+const TEMPLATES_ANNOTATION = "inject.istio.io/templates";
+const NATIVE_ANNOTATION = "sidecar.istio.io/nativeSidecar";
+const NETWORK_LABEL = "topology.istio.io/network";
+
+/** The template names for a pod: its annotation's list, or the defaults, with aliases expanded. */
+export function selectTemplates(req: PodInjection): string[] {
+  const annotated = req.pod.metadata.annotations?.[TEMPLATES_ANNOTATION];
+  const names = annotated !== undefined ? annotated.split(",").map((n) => n.trim()) : [...req.defaultTemplates];
+  return names.flatMap((n) => (Object.hasOwn(req.aliases, n) ? [...(req.aliases[n] as string[])] : [n]));
+}
+
+function textOf(v: unknown): string {
+  return v === undefined || v === null ? "" : String(v);
+}
+
+/** Cluster and network for the proxy: values, overridden by the webhook path, the pod's network label last. */
+function clusterEnvs(req: PodInjection, values: Record<string, unknown>): Record<string, string> {
+  const envs = { ...req.proxyEnvs };
+  let cluster = textOf(valueAt(values, "global.multiCluster.clusterName"));
+  let network = textOf(valueAt(values, "global.network"));
+  if (envs.ISTIO_META_CLUSTER_ID) cluster = envs.ISTIO_META_CLUSTER_ID;
+  if (envs.ISTIO_META_NETWORK) network = envs.ISTIO_META_NETWORK;
+  const label = req.pod.metadata.labels?.[NETWORK_LABEL];
+  if (label !== undefined) network = label;
+  if (cluster !== "") envs.ISTIO_META_CLUSTER_ID = cluster;
+  if (network !== "") envs.ISTIO_META_NETWORK = network;
+  return envs;
+}
+
+function inboundTrafficPolicyMode(mesh: MeshConfig): string {
+  return mesh.inboundTrafficPolicy?.mode === "LOCALHOST" ? "localhost" : "passthrough";
+}
+
+function render(name: string, template: Template, data: GoValue): string {
+  try {
+    return template.execute(data);
+  } catch (e) {
+    if (e instanceof TemplateError) throw new InjectionError(`template ${JSON.stringify(name)}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Injects one pod; returns the injected pod (a new object). */
+export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
+  const original = req.pod;
+  const annotations = original.metadata.annotations ?? {};
+  try {
+    validateAnnotations(annotations);
+  } catch (e) {
+    throw new InjectionError((e as Error).message);
+  }
+  const values = settings.values.json;
+  const proxyEnvs = clusterEnvs(req, values);
+  const statusPort = Number(req.meshConfig.defaultConfig?.statusPort ?? 0);
+  const stripped = reinsertOverrides(stripPreviousInjection(original, statusPort));
+
+  const imageType = req.proxyConfig.image?.imageType;
+  const strippedAnnotations = stripped.metadata.annotations ?? {};
+  const data = templateData({
+    typeMeta: req.typeMeta,
+    deployMeta: req.deployMeta,
+    metadata: stripped.metadata,
+    spec: stripped.spec,
+    proxyConfig: proxyConfigView(req.proxyConfig),
+    meshConfig: meshConfigView(req.meshConfig),
+    values: settings.values.go,
+    revision: req.revision,
+    nativeSidecars: req.nativeSidecar,
+    proxyImage: injectedImage(values, "proxy", imageType, strippedAnnotations),
+    proxyInitImage: injectedImage(values, "proxy_init", imageType, strippedAnnotations),
+    proxyUID: req.proxyUID,
+    proxyGID: req.proxyGID,
+    inboundTrafficPolicyMode: inboundTrafficPolicyMode(req.meshConfig),
+    compliancePolicy: settings.compliancePolicy,
+  });
+
+  let merged: Pod = clone(original);
+  let templatePod: Pod = { metadata: {}, spec: {} };
+  const native =
+    annotations[NATIVE_ANNOTATION] === "true" || (req.nativeSidecar && annotations[NATIVE_ANNOTATION] !== "false");
+  for (const name of selectTemplates(req)) {
+    const template = settings.templates.get(name);
+    if (template === undefined) {
+      const known = [...settings.templates.keys()].join(", ");
+      throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
+    }
+    const text = render(name, template, data);
+    templatePod = applyOverlayYaml(templatePod, text, name);
+    // A native sidecar lives in initContainers; a customisation the user wrote in containers moves with it.
+    if (
+      native &&
+      findContainer(PROXY_CONTAINER, templatePod.spec.initContainers) !== undefined &&
+      findContainer(PROXY_CONTAINER, merged.spec.containers) !== undefined
+    ) {
+      merged = moveProxyToInitContainers(merged);
+    }
+    merged = applyOverlayYaml(merged, text, name);
+  }
+
+  merged = reapplyUserContainers(merged, original, templatePod, req.proxyConfig.interceptionMode === "TPROXY");
+
+  overwriteClusterInfo(merged, proxyEnvs);
+  applyPrometheusMerge(merged, statusPort, req.meshConfig.enablePrometheusMerge);
+  const rewriteDefault = valueAt(values, "sidecarInjectorWebhook.rewriteAppHTTPProbe");
+  rewriteAppProbes(merged, statusPort, rewriteDefault === true);
+  applyMetadata(merged, templatePod, req.revision, proxyEnvs, req.injectedAnnotations);
+  reorderContainers(merged, holdApplication(req, values));
+  return merged;
+}
+
+/** Whether the app waits for the proxy: the mesh default (with the pod's proxy config applied) or the values. */
+function holdApplication(req: PodInjection, values: Record<string, unknown>): boolean {
+  const fromValues = valueAt(values, "global.proxy.holdApplicationUntilProxyStarts");
+  const valuesHold = typeof fromValues === "boolean" ? fromValues : parseGoBool(textOf(fromValues)) === true;
+  return req.proxyConfig.holdApplicationUntilProxyStarts === true || valuesHold;
+}

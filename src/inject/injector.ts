@@ -1,0 +1,108 @@
+/**
+ * Building an injector from its three configuration texts (`config`, `values`, `mesh`), each given
+ * either as the ConfigMap key's content or as the whole ConfigMap (as `kubectl get cm -o yaml`
+ * prints it). Templates are compiled once here; a template that does not parse is an error naming it.
+ */
+
+import { readYaml } from "../kube/yaml.js";
+import {
+  applyMeshConfig,
+  defaultMeshConfig,
+  type MeshConfig,
+  proxyConfigJSON,
+  viewedProxyConfig,
+} from "../mesh/index.js";
+import { type GoValue, sprigFuncs, Template, TemplateError } from "../template/index.js";
+import { ConfigError, type InjectorConfig, parseInjectorConfig, parseValues } from "./config.js";
+import { type EnvLookup, injectionFuncs } from "./funcs.js";
+import type { InjectorSettings } from "./inject.js";
+import { isRecord } from "./pod.js";
+
+/** The text of one ConfigMap key, whether `text` is that content or the whole ConfigMap. */
+export function configMapKey(text: string, key: string, source: string): string {
+  let doc: unknown;
+  try {
+    doc = readYaml(text);
+  } catch {
+    return text; // not YAML at all: let the key's own parser report it
+  }
+  if (isRecord(doc) && doc.kind === "ConfigMap") {
+    const data = isRecord(doc.data) ? doc.data : {};
+    const value = data[key];
+    if (typeof value !== "string") throw new ConfigError(`${source}: ConfigMap has no data.${key}`);
+    return value;
+  }
+  return text;
+}
+
+export interface InjectorSources {
+  /** The `config` key of the istio-sidecar-injector ConfigMap (or the ConfigMap). */
+  config: string;
+  /** The `values` key (or the ConfigMap). */
+  values: string;
+  /** The `mesh` key of the istio ConfigMap (or the ConfigMap); applied over Istio's defaults. */
+  mesh: string;
+  /** Names for error messages (file paths). */
+  names?: { config?: string; values?: string; mesh?: string };
+}
+
+export interface LoadedInjector {
+  config: InjectorConfig;
+  settings: InjectorSettings;
+  meshConfig: MeshConfig;
+}
+
+export interface InjectorEnvironment {
+  /** What the templates' `env` function reads. */
+  env?: EnvLookup;
+  /** `COMPLIANCE_POLICY`, e.g. `fips-140-3`. */
+  compliancePolicy?: string;
+}
+
+/** Compiles the templates of a config with Sprig and Istio's functions; errors name the template. */
+export function compileTemplates(config: InjectorConfig, env: EnvLookup, source = "config"): Map<string, Template> {
+  const funcs = {
+    ...sprigFuncs,
+    ...injectionFuncs({
+      env,
+      protoToJSON: (v: GoValue) => {
+        const pc = viewedProxyConfig(v);
+        return pc === undefined ? "{}" : proxyConfigJSON(pc);
+      },
+    }),
+  };
+  const templates = new Map<string, Template>();
+  for (const [name, text] of Object.entries(config.templates)) {
+    try {
+      // Istio names every injection template "inject", which is what its error messages show.
+      templates.set(name, new Template("inject", { funcs }).parse(text));
+    } catch (e) {
+      if (e instanceof TemplateError) throw new ConfigError(`${source}: templates.${name}: ${e.message}`);
+      throw e;
+    }
+  }
+  return templates;
+}
+
+/** Loads and checks an injector's configuration. */
+export function loadInjector(sources: InjectorSources, environment: InjectorEnvironment = {}): LoadedInjector {
+  const names = { config: "config", values: "values", mesh: "mesh", ...sources.names };
+  const config = parseInjectorConfig(configMapKey(sources.config, "config", names.config), names.config);
+  const values = parseValues(configMapKey(sources.values, "values", names.values), names.values);
+  let meshConfig: MeshConfig;
+  try {
+    meshConfig = applyMeshConfig(configMapKey(sources.mesh, "mesh", names.mesh), defaultMeshConfig());
+  } catch (e) {
+    throw new ConfigError(`${names.mesh}: ${(e as Error).message}`);
+  }
+  const env = environment.env ?? (() => undefined);
+  return {
+    config,
+    meshConfig,
+    settings: {
+      templates: compileTemplates(config, env, names.config),
+      values,
+      compliancePolicy: environment.compliancePolicy ?? "",
+    },
+  };
+}

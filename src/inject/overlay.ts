@@ -1,0 +1,59 @@
+/**
+ * Applying a rendered template (or a single container) over a pod with Kubernetes strategic-merge
+ * semantics, through the typed Pod shape on both sides, as Istio does: the pod is marshalled as a
+ * typed Pod, the overlay merged in, and the result read back as a typed Pod (unknown fields drop).
+ */
+
+import { StrategicMergeError, strategicMerge } from "../kube/strategic-merge.js";
+import { marshalTyped } from "../kube/typed.js";
+import { readYaml } from "../kube/yaml.js";
+import type { Container, Pod } from "./pod.js";
+
+export class OverlayError extends Error {
+  override name = "OverlayError";
+}
+
+function asPod(v: unknown): Pod {
+  const typed = marshalTyped(v, "Pod") as Pod;
+  typed.metadata ??= {};
+  typed.spec ??= {};
+  return typed;
+}
+
+/** Merges an overlay (a Pod-shaped object) over a pod. */
+export function applyOverlay(target: Pod, overlay: unknown): Pod {
+  return asPod(strategicMerge(marshalTyped(target, "Pod"), overlay ?? {}, "Pod"));
+}
+
+/** Merges rendered template text (YAML) over a pod. `what` names the template in errors. */
+export function applyOverlayYaml(target: Pod, yamlText: string, what: string): Pod {
+  let overlay: unknown;
+  try {
+    overlay = readYaml(yamlText);
+  } catch (e) {
+    throw new OverlayError(`template ${JSON.stringify(what)} rendered invalid YAML: ${(e as Error).message}`);
+  }
+  if (overlay !== null && overlay !== undefined && (typeof overlay !== "object" || Array.isArray(overlay))) {
+    throw new OverlayError(`template ${JSON.stringify(what)} must render a Pod (a map), got ${typeof overlay}`);
+  }
+  try {
+    return applyOverlay(target, overlay);
+  } catch (e) {
+    const message = e instanceof StrategicMergeError ? e.goMessage : (e as Error).message;
+    throw new OverlayError(`template ${JSON.stringify(what)}: strategic merge: ${message}`);
+  }
+}
+
+/**
+ * Merges one container over the pod's container of the same name. The overlay is a typed Pod, so
+ * empty fields (an `image: auto` turned into "") are left out rather than merged in.
+ */
+export function applyContainer(target: Pod, container: Container): Pod {
+  return applyOverlay(target, marshalTyped({ spec: { containers: [container] } }, "Pod"));
+}
+
+/** Merges one container over the pod's init container of the same name. */
+export function applyInitContainer(target: Pod, container: Container): Pod {
+  // An explicit empty containers list: a missing one would read as null and delete them all.
+  return applyOverlay(target, marshalTyped({ spec: { containers: [], initContainers: [container] } }, "Pod"));
+}

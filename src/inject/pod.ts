@@ -1,0 +1,121 @@
+/**
+ * Small operations on pods as plain JSON objects: their container lists, annotations, and the
+ * injection status annotation that records what a previous injection added.
+ */
+
+export type Json = Record<string, unknown>;
+
+export interface Container extends Json {
+  name: string;
+}
+
+export interface Pod {
+  metadata: Json & { annotations?: Record<string, string>; labels?: Record<string, string> };
+  // Typed marshalling writes `containers: null` for a pod without containers, hence the nulls.
+  spec: Json & {
+    containers?: Container[] | null;
+    initContainers?: Container[] | null;
+    volumes?: Json[] | null;
+    imagePullSecrets?: Json[] | null;
+  };
+}
+
+export const PROXY_CONTAINER = "istio-proxy";
+export const INIT_CONTAINER = "istio-init";
+export const VALIDATION_CONTAINER = "istio-validation";
+export const CORE_DUMP_CONTAINER = "enable-core-dump";
+
+export const STATUS_ANNOTATION = "sidecar.istio.io/status";
+export const OVERRIDES_ANNOTATION = "proxy.istio.io/overrides";
+
+export function isRecord(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function annotationsOf(pod: Pod): Record<string, string> {
+  pod.metadata.annotations ??= {};
+  return pod.metadata.annotations;
+}
+
+export function labelsOf(pod: Pod): Record<string, string> {
+  pod.metadata.labels ??= {};
+  return pod.metadata.labels;
+}
+
+export function findContainer(name: string, list: readonly Container[] | null | undefined): Container | undefined {
+  return list?.find((c) => c.name === name);
+}
+
+/** A container of the pod by name, in containers first, then init containers. */
+export function findPodContainer(name: string, pod: Pod): Container | undefined {
+  return findContainer(name, pod.spec.containers) ?? findContainer(name, pod.spec.initContainers);
+}
+
+export type Placement = "first" | "last" | "remove";
+
+/** Moves (or removes) the named container within a list; the list is unchanged when it is absent. */
+export function placeContainer(
+  list: Container[] | null | undefined,
+  name: string,
+  where: Placement,
+): Container[] | undefined {
+  if (list == null) return undefined;
+  const match = list.find((c) => c.name === name);
+  if (match === undefined) return list;
+  const rest = list.filter((c) => c.name !== name);
+  if (where === "first") return [match, ...rest];
+  if (where === "last") return [...rest, match];
+  return rest;
+}
+
+/** What the status annotation records: the names of everything the injection added, and the revision. */
+export interface InjectionStatus {
+  initContainers: string[] | null;
+  containers: string[] | null;
+  volumes: string[] | null;
+  imagePullSecrets: string[] | null;
+  revision: string;
+}
+
+function names(list: readonly Json[] | null | undefined): string[] | null {
+  if (list == null || list.length === 0) return null;
+  return list.map((x) => String(x.name));
+}
+
+/** The status annotation's value for what the templates produced (Go's json.Marshal: nil lists as null). */
+export function injectionStatus(templatePod: Pod, revision: string): string {
+  const status: InjectionStatus = {
+    initContainers: names(templatePod.spec.initContainers),
+    containers: names(templatePod.spec.containers),
+    volumes: names(templatePod.spec.volumes),
+    imagePullSecrets: names(templatePod.spec.imagePullSecrets),
+    revision: revision === "" ? "default" : revision,
+  };
+  return goJSON(status);
+}
+
+/** Reads a previous injection's status annotation; undefined when there is none or it does not parse. */
+export function parseInjectionStatus(pod: Pod): Partial<InjectionStatus> | undefined {
+  const text = pod.metadata.annotations?.[STATUS_ANNOTATION];
+  if (text === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? (parsed as Partial<InjectionStatus>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * JSON text as Go's json.Marshal writes it for data whose key order is already right (typed structs
+ * marshalled in declaration order): compact, with <, > and & escaped (and U+2028/U+2029), which can
+ * only occur inside strings.
+ */
+export function goJSON(v: unknown): string {
+  return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A deep copy of JSON-shaped data. */
+export function clone<T>(v: T): T {
+  return structuredClone(v);
+}

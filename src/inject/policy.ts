@@ -1,0 +1,222 @@
+/**
+ * The injection decision (Istio's injectRequired in pkg/kube/inject/inject.go): whether a pod gets a
+ * sidecar, and why. In order:
+ *
+ * 1. host networking → no (iptables would rewrite the node's routing, not the pod's);
+ * 2. a namespace in the ignored list (kube-system, kube-public, kube-node-lease,
+ *    local-path-storage) → no;
+ * 3. the pod's opinion: the `sidecar.istio.io/inject` label if the key is present (even empty),
+ *    else the annotation; only `true` / `false` count, anything else means no opinion;
+ * 4. no opinion: the first non-empty neverInjectSelector matching the labels → no, else the first
+ *    non-empty alwaysInjectSelector matching → yes;
+ * 5. the policy: `enabled` injects unless told not to, `disabled` only when told to, any other value
+ *    never injects.
+ *
+ * A pod that already carries `sidecar.istio.io/status` is not skipped: the webhook re-injects it
+ * (the earlier injection is stripped first). The decision reports it so callers can tell.
+ */
+import { quote } from "../template/strconv.js";
+import { compileSelector, type LabelSelector, LabelSelectorError } from "./policy-selector.js";
+
+export { parseInjectEnvs } from "./policy-inject-path.js";
+export {
+  type CompiledSelector,
+  compileSelector,
+  type LabelSelector,
+  LabelSelectorError,
+  type LabelSelectorRequirement,
+} from "./policy-selector.js";
+
+/** Namespaces the injector never touches (Istio's IgnoredNamespaces). */
+export const IGNORED_NAMESPACES: readonly string[] = [
+  "kube-system",
+  "kube-public",
+  "kube-node-lease",
+  "local-path-storage",
+];
+
+export const INJECT_LABEL = "sidecar.istio.io/inject";
+export const INJECT_ANNOTATION = "sidecar.istio.io/inject";
+export const STATUS_ANNOTATION = "sidecar.istio.io/status";
+
+/** The policy part of the injector configuration (the `config` of istio-sidecar-injector). */
+export interface InjectionPolicyConfig {
+  /** `enabled`, `disabled`; anything else disables injection altogether. */
+  policy: string;
+  neverInjectSelector?: readonly LabelSelector[] | null;
+  alwaysInjectSelector?: readonly LabelSelector[] | null;
+  /** Defaults to {@link IGNORED_NAMESPACES}. */
+  ignoredNamespaces?: readonly string[];
+}
+
+/** What the decision reads of a pod: metadata (namespace, labels, annotations) and `spec.hostNetwork`. */
+export interface PolicyPod {
+  metadata?: {
+    namespace?: string;
+    labels?: Record<string, string> | null;
+    annotations?: Record<string, string> | null;
+    [f: string]: unknown;
+  } | null;
+  spec?: { hostNetwork?: boolean | null; [f: string]: unknown } | null;
+}
+
+export interface InjectionDecision {
+  inject: boolean;
+  /** Why, in a sentence (for logs and `check-inject`-style explanations). */
+  reason: string;
+  /** The pod carries `sidecar.istio.io/status`: a previous injection is replaced, not skipped. */
+  alreadyInjected: boolean;
+  /** What Istio logs as warnings while deciding (odd inject values, invalid selectors, bad policy). */
+  warnings: string[];
+}
+
+/** The parsed `sidecar.istio.io/status` annotation: what an earlier injection added. */
+export interface SidecarInjectionStatus {
+  initContainers: string[] | null;
+  containers: string[] | null;
+  volumes: string[] | null;
+  imagePullSecrets: string[] | null;
+  revision: string;
+}
+
+export function isIgnoredNamespace(namespace: string, ignored: readonly string[] = IGNORED_NAMESPACES): boolean {
+  return ignored.includes(namespace);
+}
+
+const stringList = (v: unknown): string[] | null =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
+
+/** The earlier injection's status, or undefined when the pod has none (or it is not a JSON object). */
+export function injectionStatus(pod: PolicyPod): SidecarInjectionStatus | undefined {
+  const text = pod.metadata?.annotations?.[STATUS_ANNOTATION];
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  const o = parsed as Record<string, unknown>;
+  return {
+    initContainers: stringList(o.initContainers),
+    containers: stringList(o.containers),
+    volumes: stringList(o.volumes),
+    imagePullSecrets: stringList(o.imagePullSecrets),
+    revision: typeof o.revision === "string" ? o.revision : "",
+  };
+}
+
+/** Whether the pod was injected before (it has the status annotation, whatever its content). */
+export function alreadyInjected(pod: PolicyPod): boolean {
+  const annotations = pod.metadata?.annotations;
+  return annotations != null && Object.hasOwn(annotations, STATUS_ANNOTATION);
+}
+
+/** The first selector of the list that is valid, non-empty and matches the labels. */
+function firstMatch(
+  selectors: readonly LabelSelector[] | null | undefined,
+  labels: Record<string, string>,
+  listName: string,
+  warnings: string[],
+): boolean {
+  for (const selector of selectors ?? []) {
+    try {
+      const compiled = compileSelector(selector);
+      if (!compiled.empty && compiled.matches(labels)) return true;
+    } catch (e) {
+      if (!(e instanceof LabelSelectorError)) throw e;
+      warnings.push(`Invalid selector for ${listName}: ${JSON.stringify(selector)} (${e.message})`);
+    }
+  }
+  return false;
+}
+
+/** The injection decision with its reason. */
+export function injectionDecision(pod: PolicyPod, config: InjectionPolicyConfig): InjectionDecision {
+  const warnings: string[] = [];
+  const injected = alreadyInjected(pod);
+  const decide = (inject: boolean, reason: string): InjectionDecision => ({
+    inject,
+    reason,
+    alreadyInjected: injected,
+    warnings,
+  });
+  if (pod.spec?.hostNetwork === true) return decide(false, "the pod uses host networking");
+  const namespace = pod.metadata?.namespace ?? "";
+  if (isIgnoredNamespace(namespace, config.ignoredNamespaces ?? IGNORED_NAMESPACES)) {
+    return decide(false, `namespace ${quote(namespace)} is never injected`);
+  }
+
+  const labels = pod.metadata?.labels ?? {};
+  const annotations = pod.metadata?.annotations ?? {};
+  let opinion: boolean | undefined;
+  let source = "";
+  const fromLabel = Object.hasOwn(labels, INJECT_LABEL);
+  const value = fromLabel ? labels[INJECT_LABEL] : annotations[INJECT_ANNOTATION];
+  if (value === "true" || value === "false") {
+    opinion = value === "true";
+    source = `${fromLabel ? "label" : "annotation"} ${INJECT_LABEL}=${quote(value)}`;
+  } else if (value !== undefined && value !== "") {
+    warnings.push(
+      `Invalid value for ${INJECT_LABEL}: ${quote(value)}. Only 'true' and 'false' are accepted. Falling back to default injection policy.`,
+    );
+  }
+  if (opinion === undefined) {
+    if (firstMatch(config.neverInjectSelector, labels, "NeverInjectSelector", warnings)) {
+      opinion = false;
+      source = "the pod labels match a neverInjectSelector";
+    } else if (firstMatch(config.alwaysInjectSelector, labels, "AlwaysInjectSelector", warnings)) {
+      opinion = true;
+      source = "the pod labels match an alwaysInjectSelector";
+    }
+  }
+
+  switch (config.policy) {
+    case "enabled":
+      if (opinion === undefined) return decide(true, 'the injection policy is "enabled"');
+      return decide(opinion, source);
+    case "disabled":
+      if (opinion === undefined) return decide(false, 'the injection policy is "disabled"');
+      return decide(opinion, source);
+    default:
+      warnings.push(
+        `Illegal value for autoInject:${config.policy}, must be one of [disabled,enabled]. Auto injection disabled!`,
+      );
+      return decide(false, `the injection policy ${quote(config.policy)} is neither "enabled" nor "disabled"`);
+  }
+}
+
+/** Istio's injectRequired: the decision alone. */
+export function injectRequired(pod: PolicyPod, config: InjectionPolicyConfig): boolean {
+  return injectionDecision(pod, config).inject;
+}
+
+/** How kube-inject names the workload in its skip messages: `Kind "namespace/name"`. */
+export interface WorkloadDescription {
+  /** The object's kind; may be empty. */
+  kind?: string;
+  /** `namespace/name`, or the name alone when the object has no namespace. */
+  fullName: string;
+}
+
+export interface KubeInjectDecision {
+  inject: boolean;
+  /** The line istioctl kube-inject prints when it skips the workload (ends with a newline). */
+  warning?: string;
+}
+
+/**
+ * `istioctl kube-inject`'s decision for one pod template: host networking is checked first, then
+ * injectRequired with policy `enabled`, no selectors and the default ignored namespaces.
+ */
+export function kubeInjectDecision(pod: PolicyPod, workload: WorkloadDescription): KubeInjectDecision {
+  const subject = workload.kind ? `${workload.kind} ${quote(workload.fullName)}` : quote(workload.fullName);
+  if (pod.spec?.hostNetwork === true) {
+    return { inject: false, warning: `===> Skipping injection because ${subject} has host networking enabled\n` };
+  }
+  if (!injectRequired(pod, { policy: "enabled" })) {
+    return { inject: false, warning: `===> Skipping injection because ${subject} has sidecar injection disabled\n` };
+  }
+  return { inject: true };
+}

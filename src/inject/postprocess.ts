@@ -1,0 +1,140 @@
+/**
+ * What happens to the merged pod after the templates: cluster/network env from the webhook path,
+ * Prometheus metrics merging, the injection status annotation, and container order.
+ */
+
+import {
+  annotationsOf,
+  CORE_DUMP_CONTAINER,
+  type Container,
+  findContainer,
+  INIT_CONTAINER,
+  injectionStatus,
+  labelsOf,
+  type Pod,
+  PROXY_CONTAINER,
+  placeContainer,
+  STATUS_ANNOTATION,
+  VALIDATION_CONTAINER,
+} from "./pod.js";
+
+const PROMETHEUS_SCRAPE = "prometheus.io/scrape";
+const PROMETHEUS_PORT = "prometheus.io/port";
+const PROMETHEUS_PATH = "prometheus.io/path";
+const MERGE_METRICS = "prometheus.istio.io/merge-metrics";
+const NETWORK_LABEL = "topology.istio.io/network";
+
+function proxyContainers(pod: Pod): Container[] {
+  return [pod.spec.containers, pod.spec.initContainers].flatMap(
+    (l) => l?.filter((c) => c.name === PROXY_CONTAINER) ?? [],
+  );
+}
+
+/** Sets env from the webhook path (ISTIO_META_CLUSTER_ID, ISTIO_META_NETWORK) on the proxy: replaced, then sorted last. */
+export function overwriteClusterInfo(pod: Pod, proxyEnvs: Record<string, string>): void {
+  const keys = Object.keys(proxyEnvs).sort();
+  if (keys.length === 0) return;
+  const proxy =
+    findContainer(PROXY_CONTAINER, pod.spec.containers) ?? findContainer(PROXY_CONTAINER, pod.spec.initContainers);
+  if (proxy === undefined) return;
+  const env = ((proxy.env as { name: string }[] | undefined) ?? []).filter((e) => !Object.hasOwn(proxyEnvs, e.name));
+  for (const k of keys) env.push({ name: k, value: proxyEnvs[k] } as { name: string });
+  proxy.env = env;
+}
+
+/** Whether metrics merging applies: the pod annotation decides, else the mesh setting, else on. */
+function prometheusMergeEnabled(annotations: Record<string, string>, meshMerge: boolean | undefined): boolean {
+  const v = annotations[MERGE_METRICS];
+  if (v !== undefined) {
+    const b = parseGoBool(v);
+    if (b !== undefined) return b;
+  }
+  return meshMerge ?? true;
+}
+
+/** strconv.ParseBool. */
+export function parseGoBool(s: string): boolean | undefined {
+  if (["1", "t", "T", "TRUE", "true", "True"].includes(s)) return true;
+  if (["0", "f", "F", "FALSE", "false", "False"].includes(s)) return false;
+  return undefined;
+}
+
+/**
+ * Prometheus metrics merging: the agent serves the app's and Envoy's metrics together on the status
+ * port, so the pod's scrape annotations are pointed there and the app's own are handed to the agent.
+ */
+export function applyPrometheusMerge(pod: Pod, statusPort: number, meshMerge: boolean | undefined): void {
+  const annotations = annotationsOf(pod);
+  if (annotations[PROMETHEUS_SCRAPE] === "false") return;
+  if (!prometheusMergeEnabled(annotations, meshMerge)) return;
+  const target = String(statusPort);
+  // Already pointing at the agent: re-injected, or set up by the user on purpose.
+  if (annotations[PROMETHEUS_PORT] === target) return;
+  const scrape: Record<string, string> = {};
+  for (const [key, annotation] of [
+    ["scrape", PROMETHEUS_SCRAPE],
+    ["path", PROMETHEUS_PATH],
+    ["port", PROMETHEUS_PORT],
+  ] as const) {
+    const v = annotations[annotation];
+    if (v) scrape[key] = v;
+  }
+  if (Object.keys(scrape).length > 0) {
+    for (const proxy of proxyContainers(pod)) {
+      const env = (proxy.env as unknown[] | undefined) ?? [];
+      env.push({ name: "ISTIO_PROMETHEUS_ANNOTATIONS", value: JSON.stringify(scrape) });
+      proxy.env = env;
+    }
+  }
+  annotations[PROMETHEUS_PORT] = target;
+  annotations[PROMETHEUS_PATH] = "/stats/prometheus";
+  annotations[PROMETHEUS_SCRAPE] = "true";
+}
+
+/** Removes the scrape annotations a previous injection set (when they point at the agent). */
+export function clearPrometheusAnnotations(pod: Pod, statusPort: number): void {
+  const annotations = pod.metadata.annotations;
+  if (annotations?.[PROMETHEUS_PORT] !== String(statusPort)) return;
+  delete annotations[PROMETHEUS_PORT];
+  delete annotations[PROMETHEUS_PATH];
+  delete annotations[PROMETHEUS_SCRAPE];
+}
+
+/** The status annotation, the network label, and the config's injectedAnnotations. */
+export function applyMetadata(
+  pod: Pod,
+  templatePod: Pod,
+  revision: string,
+  proxyEnvs: Record<string, string>,
+  injectedAnnotations: Record<string, string>,
+): void {
+  const network = proxyEnvs.ISTIO_META_NETWORK;
+  if (network !== undefined) labelsOf(pod)[NETWORK_LABEL] = network;
+  const annotations = annotationsOf(pod);
+  annotations[STATUS_ANNOTATION] = injectionStatus(templatePod, revision);
+  Object.assign(annotations, injectedAnnotations);
+}
+
+/**
+ * Container order. The proxy goes last among containers (so `kubectl exec` and logs default to the
+ * app), or first when the app must wait for it. As a native sidecar (an init container) it starts
+ * right after the traffic setup and before the app's init containers, so those are in the mesh.
+ * Otherwise the validation container goes first (it blocks the app until the CNI set traffic up),
+ * while `istio-init` goes last, so the app's init containers run before traffic is redirected.
+ */
+export function reorderContainers(pod: Pod, holdApplication: boolean): void {
+  const spec = pod.spec;
+  spec.containers = placeContainer(spec.containers, PROXY_CONTAINER, holdApplication ? "first" : "last");
+  let init = spec.initContainers;
+  if (findContainer(PROXY_CONTAINER, init) !== undefined) {
+    init = placeContainer(init, CORE_DUMP_CONTAINER, "first");
+    init = placeContainer(init, PROXY_CONTAINER, "first");
+    init = placeContainer(init, VALIDATION_CONTAINER, "first");
+    init = placeContainer(init, INIT_CONTAINER, "first");
+  } else {
+    init = placeContainer(init, VALIDATION_CONTAINER, "first");
+    init = placeContainer(init, INIT_CONTAINER, "last");
+    init = placeContainer(init, CORE_DUMP_CONTAINER, "last");
+  }
+  if (init !== undefined) spec.initContainers = init;
+}

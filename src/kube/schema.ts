@@ -1,0 +1,714 @@
+/**
+ * The Kubernetes Go types that pods and workloads are made of, as data: for each struct, its fields
+ * in Go declaration order with the Go name, the JSON name, whether the JSON tag says `omitempty`
+ * (or `omitzero`), and the field type.
+ *
+ * Sources: k8s.io/api core/v1, apps/v1 and batch/v1 `types.go`, k8s.io/apimachinery meta/v1
+ * `types.go` (Kubernetes 1.34, the version Istio's golden files were produced with) and
+ * github.com/openshift/api apps/v1 `types.go` for DeploymentConfig. Structs we do not model field by
+ * field are `opaque` (kept as they are given), and fields of such types are typed `raw`.
+ *
+ * Type grammar: a scalar (`string`, `int32`, `int64`, `bool`, `float64`, `quantity`, `intOrString`,
+ * `time`, `raw`), a struct name, `*T` (pointer), `[]T` (slice), `map[string]T` (map).
+ */
+
+export type ScalarType =
+  | "string"
+  | "int32"
+  | "int64"
+  | "bool"
+  | "float64"
+  | "quantity"
+  | "intOrString"
+  | "time"
+  | "raw";
+
+export interface FieldDef {
+  /** Go field name, e.g. `ReadinessProbe`. Embedded structs use the type name. */
+  readonly go: string;
+  /** JSON name (empty for `json:",inline"` embedded structs). */
+  readonly json: string;
+  /** Field type in the grammar above. */
+  readonly type: string;
+  /** The JSON tag has `omitempty` (for a struct-typed field this changes nothing in encoding/json). */
+  readonly omitempty: boolean;
+  /** The JSON tag has `omitzero` (Go 1.24): the zero value is omitted, structs included. */
+  readonly omitzero?: boolean;
+  /** `json:",inline"`: the struct's fields are flattened into the parent. */
+  readonly inline?: boolean;
+}
+
+export interface StructDef {
+  readonly name: string;
+  /** Go package name as `%T` prints it (`v1` for all the Kubernetes and OpenShift packages here). */
+  readonly pkg: string;
+  readonly fields: readonly FieldDef[];
+  /** Not modelled field by field: the value passes through as given (absent → `{}`). */
+  readonly opaque?: boolean;
+}
+
+/** The compact notation of the table: `goName json type [o|oz|-]`; `-` marks an inline embed. */
+type Row = string;
+
+function parseRow(row: Row): FieldDef {
+  const [go, json, type, flags = ""] = row.split(/\s+/);
+  if (go === undefined || json === undefined || type === undefined) throw new Error(`bad schema row: ${row}`);
+  if (json === "-") return { go, json: "", type, omitempty: false, inline: true };
+  return { go, json, type, omitempty: flags.includes("o"), omitzero: flags.includes("z") || undefined };
+}
+
+const TABLE: Record<string, readonly Row[] | "opaque"> = {
+  // meta/v1
+  TypeMeta: ["Kind kind string o", "APIVersion apiVersion string o"],
+  ObjectMeta: [
+    "Name name string o",
+    "GenerateName generateName string o",
+    "Namespace namespace string o",
+    "SelfLink selfLink string o",
+    "UID uid string o",
+    "ResourceVersion resourceVersion string o",
+    "Generation generation int64 o",
+    "CreationTimestamp creationTimestamp time oz",
+    "DeletionTimestamp deletionTimestamp *time o",
+    "DeletionGracePeriodSeconds deletionGracePeriodSeconds *int64 o",
+    "Labels labels map[string]string o",
+    "Annotations annotations map[string]string o",
+    "OwnerReferences ownerReferences []OwnerReference o",
+    "Finalizers finalizers []string o",
+    "ManagedFields managedFields []raw o",
+  ],
+  OwnerReference: [
+    "APIVersion apiVersion string",
+    "Kind kind string",
+    "Name name string",
+    "UID uid string",
+    "Controller controller *bool o",
+    "BlockOwnerDeletion blockOwnerDeletion *bool o",
+  ],
+  ListMeta: [
+    "SelfLink selfLink string o",
+    "ResourceVersion resourceVersion string o",
+    "Continue continue string o",
+    "RemainingItemCount remainingItemCount *int64 o",
+  ],
+  LabelSelector: [
+    "MatchLabels matchLabels map[string]string o",
+    "MatchExpressions matchExpressions []LabelSelectorRequirement o",
+  ],
+  LabelSelectorRequirement: ["Key key string", "Operator operator string", "Values values []string o"],
+
+  // core/v1: pods
+  Pod: ["TypeMeta - TypeMeta", "ObjectMeta metadata ObjectMeta o", "Spec spec PodSpec o", "Status status PodStatus o"],
+  PodStatus: "opaque",
+  PodTemplateSpec: ["ObjectMeta metadata ObjectMeta o", "Spec spec PodSpec o"],
+  PodSpec: [
+    "Volumes volumes []Volume o",
+    "InitContainers initContainers []Container o",
+    "Containers containers []Container",
+    "EphemeralContainers ephemeralContainers []raw o",
+    "RestartPolicy restartPolicy string o",
+    "TerminationGracePeriodSeconds terminationGracePeriodSeconds *int64 o",
+    "ActiveDeadlineSeconds activeDeadlineSeconds *int64 o",
+    "DNSPolicy dnsPolicy string o",
+    "NodeSelector nodeSelector map[string]string o",
+    "ServiceAccountName serviceAccountName string o",
+    "DeprecatedServiceAccount serviceAccount string o",
+    "AutomountServiceAccountToken automountServiceAccountToken *bool o",
+    "NodeName nodeName string o",
+    "HostNetwork hostNetwork bool o",
+    "HostPID hostPID bool o",
+    "HostIPC hostIPC bool o",
+    "ShareProcessNamespace shareProcessNamespace *bool o",
+    "SecurityContext securityContext *PodSecurityContext o",
+    "ImagePullSecrets imagePullSecrets []LocalObjectReference o",
+    "Hostname hostname string o",
+    "Subdomain subdomain string o",
+    "Affinity affinity *Affinity o",
+    "SchedulerName schedulerName string o",
+    "Tolerations tolerations []Toleration o",
+    "HostAliases hostAliases []HostAlias o",
+    "PriorityClassName priorityClassName string o",
+    "Priority priority *int32 o",
+    "DNSConfig dnsConfig *PodDNSConfig o",
+    "ReadinessGates readinessGates []PodReadinessGate o",
+    "RuntimeClassName runtimeClassName *string o",
+    "EnableServiceLinks enableServiceLinks *bool o",
+    "PreemptionPolicy preemptionPolicy *string o",
+    "Overhead overhead map[string]quantity o",
+    "TopologySpreadConstraints topologySpreadConstraints []TopologySpreadConstraint o",
+    "SetHostnameAsFQDN setHostnameAsFQDN *bool o",
+    "OS os *PodOS o",
+    "HostUsers hostUsers *bool o",
+    "SchedulingGates schedulingGates []raw o",
+    "ResourceClaims resourceClaims []raw o",
+    "Resources resources *ResourceRequirements o",
+    "HostnameOverride hostnameOverride *string o",
+  ],
+  Affinity: "opaque",
+  TopologySpreadConstraint: "opaque",
+  PodOS: ["Name name string"],
+  PodReadinessGate: ["ConditionType conditionType string"],
+  PodDNSConfig: [
+    "Nameservers nameservers []string o",
+    "Searches searches []string o",
+    "Options options []PodDNSConfigOption o",
+  ],
+  PodDNSConfigOption: ["Name name string o", "Value value *string o"],
+  HostAlias: ["IP ip string", "Hostnames hostnames []string o"],
+  Toleration: [
+    "Key key string o",
+    "Operator operator string o",
+    "Value value string o",
+    "Effect effect string o",
+    "TolerationSeconds tolerationSeconds *int64 o",
+  ],
+  LocalObjectReference: ["Name name string o"],
+  PodSecurityContext: [
+    "SELinuxOptions seLinuxOptions *SELinuxOptions o",
+    "WindowsOptions windowsOptions *WindowsSecurityContextOptions o",
+    "RunAsUser runAsUser *int64 o",
+    "RunAsGroup runAsGroup *int64 o",
+    "RunAsNonRoot runAsNonRoot *bool o",
+    "SupplementalGroups supplementalGroups []int64 o",
+    "SupplementalGroupsPolicy supplementalGroupsPolicy *string o",
+    "FSGroup fsGroup *int64 o",
+    "Sysctls sysctls []Sysctl o",
+    "FSGroupChangePolicy fsGroupChangePolicy *string o",
+    "SeccompProfile seccompProfile *SeccompProfile o",
+    "AppArmorProfile appArmorProfile *AppArmorProfile o",
+    "SELinuxChangePolicy seLinuxChangePolicy *string o",
+  ],
+  Sysctl: ["Name name string", "Value value string"],
+
+  // core/v1: containers
+  Container: [
+    "Name name string",
+    "Image image string o",
+    "Command command []string o",
+    "Args args []string o",
+    "WorkingDir workingDir string o",
+    "Ports ports []ContainerPort o",
+    "EnvFrom envFrom []EnvFromSource o",
+    "Env env []EnvVar o",
+    "Resources resources ResourceRequirements o",
+    "ResizePolicy resizePolicy []ContainerResizePolicy o",
+    "RestartPolicy restartPolicy *string o",
+    "RestartPolicyRules restartPolicyRules []raw o",
+    "VolumeMounts volumeMounts []VolumeMount o",
+    "VolumeDevices volumeDevices []VolumeDevice o",
+    "LivenessProbe livenessProbe *Probe o",
+    "ReadinessProbe readinessProbe *Probe o",
+    "StartupProbe startupProbe *Probe o",
+    "Lifecycle lifecycle *Lifecycle o",
+    "TerminationMessagePath terminationMessagePath string o",
+    "TerminationMessagePolicy terminationMessagePolicy string o",
+    "ImagePullPolicy imagePullPolicy string o",
+    "SecurityContext securityContext *SecurityContext o",
+    "Stdin stdin bool o",
+    "StdinOnce stdinOnce bool o",
+    "TTY tty bool o",
+  ],
+  ContainerPort: [
+    "Name name string o",
+    "HostPort hostPort int32 o",
+    "ContainerPort containerPort int32",
+    "Protocol protocol string o",
+    "HostIP hostIP string o",
+  ],
+  ContainerResizePolicy: ["ResourceName resourceName string", "RestartPolicy restartPolicy string"],
+  EnvFromSource: [
+    "Prefix prefix string o",
+    "ConfigMapRef configMapRef *ConfigMapEnvSource o",
+    "SecretRef secretRef *SecretEnvSource o",
+  ],
+  ConfigMapEnvSource: ["LocalObjectReference - LocalObjectReference", "Optional optional *bool o"],
+  SecretEnvSource: ["LocalObjectReference - LocalObjectReference", "Optional optional *bool o"],
+  EnvVar: ["Name name string", "Value value string o", "ValueFrom valueFrom *EnvVarSource o"],
+  EnvVarSource: [
+    "FieldRef fieldRef *ObjectFieldSelector o",
+    "ResourceFieldRef resourceFieldRef *ResourceFieldSelector o",
+    "ConfigMapKeyRef configMapKeyRef *ConfigMapKeySelector o",
+    "SecretKeyRef secretKeyRef *SecretKeySelector o",
+    "FileKeyRef fileKeyRef *raw o",
+  ],
+  ObjectFieldSelector: ["APIVersion apiVersion string o", "FieldPath fieldPath string"],
+  ResourceFieldSelector: [
+    "ContainerName containerName string o",
+    "Resource resource string",
+    "Divisor divisor quantity o",
+  ],
+  ConfigMapKeySelector: ["LocalObjectReference - LocalObjectReference", "Key key string", "Optional optional *bool o"],
+  SecretKeySelector: ["LocalObjectReference - LocalObjectReference", "Key key string", "Optional optional *bool o"],
+  ResourceRequirements: [
+    "Limits limits map[string]quantity o",
+    "Requests requests map[string]quantity o",
+    "Claims claims []ResourceClaim o",
+  ],
+  ResourceClaim: ["Name name string", "Request request string o"],
+  VolumeMount: [
+    "Name name string",
+    "ReadOnly readOnly bool o",
+    "RecursiveReadOnly recursiveReadOnly *string o",
+    "MountPath mountPath string",
+    "SubPath subPath string o",
+    "MountPropagation mountPropagation *string o",
+    "SubPathExpr subPathExpr string o",
+  ],
+  VolumeDevice: ["Name name string", "DevicePath devicePath string"],
+  Probe: [
+    "ProbeHandler - ProbeHandler",
+    "InitialDelaySeconds initialDelaySeconds int32 o",
+    "TimeoutSeconds timeoutSeconds int32 o",
+    "PeriodSeconds periodSeconds int32 o",
+    "SuccessThreshold successThreshold int32 o",
+    "FailureThreshold failureThreshold int32 o",
+    "TerminationGracePeriodSeconds terminationGracePeriodSeconds *int64 o",
+  ],
+  ProbeHandler: [
+    "Exec exec *ExecAction o",
+    "HTTPGet httpGet *HTTPGetAction o",
+    "TCPSocket tcpSocket *TCPSocketAction o",
+    "GRPC grpc *GRPCAction o",
+  ],
+  ExecAction: ["Command command []string o"],
+  HTTPGetAction: [
+    "Path path string o",
+    "Port port intOrString",
+    "Host host string o",
+    "Scheme scheme string o",
+    "HTTPHeaders httpHeaders []HTTPHeader o",
+  ],
+  HTTPHeader: ["Name name string", "Value value string"],
+  TCPSocketAction: ["Port port intOrString", "Host host string o"],
+  GRPCAction: ["Port port int32", "Service service *string"],
+  Lifecycle: [
+    "PostStart postStart *LifecycleHandler o",
+    "PreStop preStop *LifecycleHandler o",
+    "StopSignal stopSignal *string o",
+  ],
+  LifecycleHandler: [
+    "Exec exec *ExecAction o",
+    "HTTPGet httpGet *HTTPGetAction o",
+    "TCPSocket tcpSocket *TCPSocketAction o",
+    "Sleep sleep *SleepAction o",
+  ],
+  SleepAction: ["Seconds seconds int64"],
+  SecurityContext: [
+    "Capabilities capabilities *Capabilities o",
+    "Privileged privileged *bool o",
+    "SELinuxOptions seLinuxOptions *SELinuxOptions o",
+    "WindowsOptions windowsOptions *WindowsSecurityContextOptions o",
+    "RunAsUser runAsUser *int64 o",
+    "RunAsGroup runAsGroup *int64 o",
+    "RunAsNonRoot runAsNonRoot *bool o",
+    "ReadOnlyRootFilesystem readOnlyRootFilesystem *bool o",
+    "AllowPrivilegeEscalation allowPrivilegeEscalation *bool o",
+    "ProcMount procMount *string o",
+    "SeccompProfile seccompProfile *SeccompProfile o",
+    "AppArmorProfile appArmorProfile *AppArmorProfile o",
+  ],
+  Capabilities: ["Add add []string o", "Drop drop []string o"],
+  SELinuxOptions: ["User user string o", "Role role string o", "Type type string o", "Level level string o"],
+  WindowsSecurityContextOptions: [
+    "GMSACredentialSpecName gmsaCredentialSpecName *string o",
+    "GMSACredentialSpec gmsaCredentialSpec *string o",
+    "RunAsUserName runAsUserName *string o",
+    "HostProcess hostProcess *bool o",
+  ],
+  SeccompProfile: ["Type type string", "LocalhostProfile localhostProfile *string o"],
+  AppArmorProfile: ["Type type string", "LocalhostProfile localhostProfile *string o"],
+
+  // core/v1: volumes
+  Volume: ["Name name string", "VolumeSource - VolumeSource"],
+  VolumeSource: [
+    "HostPath hostPath *HostPathVolumeSource o",
+    "EmptyDir emptyDir *EmptyDirVolumeSource o",
+    "GCEPersistentDisk gcePersistentDisk *raw o",
+    "AWSElasticBlockStore awsElasticBlockStore *raw o",
+    "GitRepo gitRepo *raw o",
+    "Secret secret *SecretVolumeSource o",
+    "NFS nfs *raw o",
+    "ISCSI iscsi *raw o",
+    "Glusterfs glusterfs *raw o",
+    "PersistentVolumeClaim persistentVolumeClaim *PersistentVolumeClaimVolumeSource o",
+    "RBD rbd *raw o",
+    "FlexVolume flexVolume *raw o",
+    "Cinder cinder *raw o",
+    "CephFS cephfs *raw o",
+    "Flocker flocker *raw o",
+    "DownwardAPI downwardAPI *DownwardAPIVolumeSource o",
+    "FC fc *raw o",
+    "AzureFile azureFile *raw o",
+    "ConfigMap configMap *ConfigMapVolumeSource o",
+    "VsphereVolume vsphereVolume *raw o",
+    "Quobyte quobyte *raw o",
+    "AzureDisk azureDisk *raw o",
+    "PhotonPersistentDisk photonPersistentDisk *raw o",
+    "Projected projected *ProjectedVolumeSource o",
+    "PortworxVolume portworxVolume *raw o",
+    "ScaleIO scaleIO *raw o",
+    "StorageOS storageos *raw o",
+    "CSI csi *CSIVolumeSource o",
+    "Ephemeral ephemeral *EphemeralVolumeSource o",
+    "Image image *raw o",
+  ],
+  HostPathVolumeSource: ["Path path string", "Type type *string o"],
+  EmptyDirVolumeSource: ["Medium medium string o", "SizeLimit sizeLimit *quantity o"],
+  SecretVolumeSource: [
+    "SecretName secretName string o",
+    "Items items []KeyToPath o",
+    "DefaultMode defaultMode *int32 o",
+    "Optional optional *bool o",
+  ],
+  KeyToPath: ["Key key string", "Path path string", "Mode mode *int32 o"],
+  PersistentVolumeClaimVolumeSource: ["ClaimName claimName string", "ReadOnly readOnly bool o"],
+  DownwardAPIVolumeSource: ["Items items []DownwardAPIVolumeFile o", "DefaultMode defaultMode *int32 o"],
+  DownwardAPIVolumeFile: [
+    "Path path string",
+    "FieldRef fieldRef *ObjectFieldSelector o",
+    "ResourceFieldRef resourceFieldRef *ResourceFieldSelector o",
+    "Mode mode *int32 o",
+  ],
+  ConfigMapVolumeSource: [
+    "LocalObjectReference - LocalObjectReference",
+    "Items items []KeyToPath o",
+    "DefaultMode defaultMode *int32 o",
+    "Optional optional *bool o",
+  ],
+  ProjectedVolumeSource: ["Sources sources []VolumeProjection", "DefaultMode defaultMode *int32 o"],
+  VolumeProjection: [
+    "Secret secret *SecretProjection o",
+    "DownwardAPI downwardAPI *DownwardAPIProjection o",
+    "ConfigMap configMap *ConfigMapProjection o",
+    "ServiceAccountToken serviceAccountToken *ServiceAccountTokenProjection o",
+    "ClusterTrustBundle clusterTrustBundle *ClusterTrustBundleProjection o",
+    "PodCertificate podCertificate *raw o",
+  ],
+  SecretProjection: [
+    "LocalObjectReference - LocalObjectReference",
+    "Items items []KeyToPath o",
+    "Optional optional *bool o",
+  ],
+  ConfigMapProjection: [
+    "LocalObjectReference - LocalObjectReference",
+    "Items items []KeyToPath o",
+    "Optional optional *bool o",
+  ],
+  DownwardAPIProjection: ["Items items []DownwardAPIVolumeFile o"],
+  ServiceAccountTokenProjection: [
+    "Audience audience string o",
+    "ExpirationSeconds expirationSeconds *int64 o",
+    "Path path string",
+  ],
+  ClusterTrustBundleProjection: [
+    "Name name *string o",
+    "SignerName signerName *string o",
+    "LabelSelector labelSelector *LabelSelector o",
+    "Optional optional *bool o",
+    "Path path string",
+  ],
+  CSIVolumeSource: [
+    "Driver driver string",
+    "ReadOnly readOnly *bool o",
+    "FSType fsType *string o",
+    "VolumeAttributes volumeAttributes map[string]string o",
+    "NodePublishSecretRef nodePublishSecretRef *LocalObjectReference o",
+  ],
+  EphemeralVolumeSource: ["VolumeClaimTemplate volumeClaimTemplate *raw o"],
+
+  // core/v1: ReplicationController, List
+  ReplicationController: [
+    "TypeMeta - TypeMeta",
+    "ObjectMeta metadata ObjectMeta o",
+    "Spec spec ReplicationControllerSpec o",
+    "Status status ReplicationControllerStatus o",
+  ],
+  ReplicationControllerSpec: [
+    "Replicas replicas *int32 o",
+    "MinReadySeconds minReadySeconds int32 o",
+    "Selector selector map[string]string o",
+    "Template template *PodTemplateSpec o",
+  ],
+  ReplicationControllerStatus: [
+    "Replicas replicas int32",
+    "FullyLabeledReplicas fullyLabeledReplicas int32 o",
+    "ReadyReplicas readyReplicas int32 o",
+    "AvailableReplicas availableReplicas int32 o",
+    "ObservedGeneration observedGeneration int64 o",
+    "Conditions conditions []raw o",
+  ],
+  List: ["TypeMeta - TypeMeta", "ListMeta metadata ListMeta o", "Items items []raw"],
+
+  // apps/v1
+  Deployment: [
+    "TypeMeta - TypeMeta",
+    "ObjectMeta metadata ObjectMeta o",
+    "Spec spec DeploymentSpec o",
+    "Status status DeploymentStatus o",
+  ],
+  DeploymentSpec: [
+    "Replicas replicas *int32 o",
+    "Selector selector *LabelSelector",
+    "Template template PodTemplateSpec",
+    "Strategy strategy DeploymentStrategy o",
+    "MinReadySeconds minReadySeconds int32 o",
+    "RevisionHistoryLimit revisionHistoryLimit *int32 o",
+    "Paused paused bool o",
+    "ProgressDeadlineSeconds progressDeadlineSeconds *int32 o",
+  ],
+  DeploymentStrategy: ["Type type string o", "RollingUpdate rollingUpdate *RollingUpdateDeployment o"],
+  RollingUpdateDeployment: ["MaxUnavailable maxUnavailable *intOrString o", "MaxSurge maxSurge *intOrString o"],
+  DeploymentStatus: [
+    "ObservedGeneration observedGeneration int64 o",
+    "Replicas replicas int32 o",
+    "UpdatedReplicas updatedReplicas int32 o",
+    "ReadyReplicas readyReplicas int32 o",
+    "AvailableReplicas availableReplicas int32 o",
+    "UnavailableReplicas unavailableReplicas int32 o",
+    "TerminatingReplicas terminatingReplicas *int32 o",
+    "Conditions conditions []raw o",
+    "CollisionCount collisionCount *int32 o",
+  ],
+  DaemonSet: [
+    "TypeMeta - TypeMeta",
+    "ObjectMeta metadata ObjectMeta o",
+    "Spec spec DaemonSetSpec o",
+    "Status status DaemonSetStatus o",
+  ],
+  DaemonSetSpec: [
+    "Selector selector *LabelSelector",
+    "Template template PodTemplateSpec",
+    "UpdateStrategy updateStrategy DaemonSetUpdateStrategy o",
+    "MinReadySeconds minReadySeconds int32 o",
+    "RevisionHistoryLimit revisionHistoryLimit *int32 o",
+  ],
+  DaemonSetUpdateStrategy: ["Type type string o", "RollingUpdate rollingUpdate *RollingUpdateDaemonSet o"],
+  RollingUpdateDaemonSet: ["MaxUnavailable maxUnavailable *intOrString o", "MaxSurge maxSurge *intOrString o"],
+  DaemonSetStatus: [
+    "CurrentNumberScheduled currentNumberScheduled int32",
+    "NumberMisscheduled numberMisscheduled int32",
+    "DesiredNumberScheduled desiredNumberScheduled int32",
+    "NumberReady numberReady int32",
+    "ObservedGeneration observedGeneration int64 o",
+    "UpdatedNumberScheduled updatedNumberScheduled int32 o",
+    "NumberAvailable numberAvailable int32 o",
+    "NumberUnavailable numberUnavailable int32 o",
+    "CollisionCount collisionCount *int32 o",
+    "Conditions conditions []raw o",
+  ],
+  StatefulSet: [
+    "TypeMeta - TypeMeta",
+    "ObjectMeta metadata ObjectMeta o",
+    "Spec spec StatefulSetSpec o",
+    "Status status StatefulSetStatus o",
+  ],
+  StatefulSetSpec: [
+    "Replicas replicas *int32 o",
+    "Selector selector *LabelSelector",
+    "Template template PodTemplateSpec",
+    "VolumeClaimTemplates volumeClaimTemplates []raw o",
+    "ServiceName serviceName string o",
+    "PodManagementPolicy podManagementPolicy string o",
+    "UpdateStrategy updateStrategy StatefulSetUpdateStrategy o",
+    "RevisionHistoryLimit revisionHistoryLimit *int32 o",
+    "MinReadySeconds minReadySeconds int32 o",
+    "PersistentVolumeClaimRetentionPolicy persistentVolumeClaimRetentionPolicy *raw o",
+    "Ordinals ordinals *raw o",
+  ],
+  StatefulSetUpdateStrategy: ["Type type string o", "RollingUpdate rollingUpdate *raw o"],
+  StatefulSetStatus: [
+    "ObservedGeneration observedGeneration int64 o",
+    "Replicas replicas int32",
+    "ReadyReplicas readyReplicas int32 o",
+    "CurrentReplicas currentReplicas int32 o",
+    "UpdatedReplicas updatedReplicas int32 o",
+    "CurrentRevision currentRevision string o",
+    "UpdateRevision updateRevision string o",
+    "CollisionCount collisionCount *int32 o",
+    "Conditions conditions []raw o",
+    "AvailableReplicas availableReplicas int32",
+  ],
+  ReplicaSet: [
+    "TypeMeta - TypeMeta",
+    "ObjectMeta metadata ObjectMeta o",
+    "Spec spec ReplicaSetSpec o",
+    "Status status ReplicaSetStatus o",
+  ],
+  ReplicaSetSpec: [
+    "Replicas replicas *int32 o",
+    "MinReadySeconds minReadySeconds int32 o",
+    "Selector selector *LabelSelector",
+    "Template template PodTemplateSpec o",
+  ],
+  ReplicaSetStatus: [
+    "Replicas replicas int32",
+    "FullyLabeledReplicas fullyLabeledReplicas int32 o",
+    "ReadyReplicas readyReplicas int32 o",
+    "AvailableReplicas availableReplicas int32 o",
+    "TerminatingReplicas terminatingReplicas *int32 o",
+    "ObservedGeneration observedGeneration int64 o",
+    "Conditions conditions []raw o",
+  ],
+
+  // batch/v1
+  Job: ["TypeMeta - TypeMeta", "ObjectMeta metadata ObjectMeta o", "Spec spec JobSpec o", "Status status JobStatus o"],
+  JobSpec: [
+    "Parallelism parallelism *int32 o",
+    "Completions completions *int32 o",
+    "ActiveDeadlineSeconds activeDeadlineSeconds *int64 o",
+    "PodFailurePolicy podFailurePolicy *raw o",
+    "SuccessPolicy successPolicy *raw o",
+    "BackoffLimit backoffLimit *int32 o",
+    "BackoffLimitPerIndex backoffLimitPerIndex *int32 o",
+    "MaxFailedIndexes maxFailedIndexes *int32 o",
+    "Selector selector *LabelSelector o",
+    "ManualSelector manualSelector *bool o",
+    "Template template PodTemplateSpec",
+    "TTLSecondsAfterFinished ttlSecondsAfterFinished *int32 o",
+    "CompletionMode completionMode *string o",
+    "Suspend suspend *bool o",
+    "PodReplacementPolicy podReplacementPolicy *string o",
+    "ManagedBy managedBy *string o",
+  ],
+  JobStatus: [
+    "Conditions conditions []raw o",
+    "StartTime startTime *time o",
+    "CompletionTime completionTime *time o",
+    "Active active int32 o",
+    "Succeeded succeeded int32 o",
+    "Failed failed int32 o",
+    "Terminating terminating *int32 o",
+    "CompletedIndexes completedIndexes string o",
+    "FailedIndexes failedIndexes *string o",
+    "UncountedTerminatedPods uncountedTerminatedPods *raw o",
+    "Ready ready *int32 o",
+  ],
+  CronJob: [
+    "TypeMeta - TypeMeta",
+    "ObjectMeta metadata ObjectMeta o",
+    "Spec spec CronJobSpec o",
+    "Status status CronJobStatus o",
+  ],
+  CronJobSpec: [
+    "Schedule schedule string",
+    "TimeZone timeZone *string o",
+    "StartingDeadlineSeconds startingDeadlineSeconds *int64 o",
+    "ConcurrencyPolicy concurrencyPolicy string o",
+    "Suspend suspend *bool o",
+    "JobTemplate jobTemplate JobTemplateSpec",
+    "SuccessfulJobsHistoryLimit successfulJobsHistoryLimit *int32 o",
+    "FailedJobsHistoryLimit failedJobsHistoryLimit *int32 o",
+  ],
+  JobTemplateSpec: ["ObjectMeta metadata ObjectMeta o", "Spec spec JobSpec o"],
+  CronJobStatus: [
+    "Active active []raw o",
+    "LastScheduleTime lastScheduleTime *time o",
+    "LastSuccessfulTime lastSuccessfulTime *time o",
+  ],
+
+  // apps.openshift.io/v1 (github.com/openshift/api apps/v1)
+  DeploymentConfig: [
+    "TypeMeta - TypeMeta",
+    "ObjectMeta metadata ObjectMeta o",
+    "Spec spec DeploymentConfigSpec",
+    "Status status DeploymentConfigStatus",
+  ],
+  DeploymentConfigSpec: [
+    "Strategy strategy DeploymentConfigStrategy",
+    "MinReadySeconds minReadySeconds int32 o",
+    "Triggers triggers []raw",
+    "Replicas replicas int32",
+    "RevisionHistoryLimit revisionHistoryLimit *int32 o",
+    "Test test bool",
+    "Paused paused bool o",
+    "Selector selector map[string]string o",
+    "Template template *PodTemplateSpec o",
+  ],
+  DeploymentConfigStrategy: [
+    "Type type string o",
+    "CustomParams customParams *raw o",
+    "RecreateParams recreateParams *raw o",
+    "RollingParams rollingParams *raw o",
+    "Resources resources ResourceRequirements o",
+    "Labels labels map[string]string o",
+    "Annotations annotations map[string]string o",
+    "ActiveDeadlineSeconds activeDeadlineSeconds *int64 o",
+  ],
+  DeploymentConfigStatus: [
+    "LatestVersion latestVersion int64",
+    "ObservedGeneration observedGeneration int64",
+    "Replicas replicas int32",
+    "UpdatedReplicas updatedReplicas int32",
+    "AvailableReplicas availableReplicas int32",
+    "UnavailableReplicas unavailableReplicas int32",
+    "Details details *raw o",
+    "Conditions conditions []raw o",
+    "ReadyReplicas readyReplicas int32 o",
+  ],
+};
+
+/** Go type names where the struct's Go name differs from its table key. */
+const GO_NAMES: Record<string, string> = {
+  // OpenShift's DeploymentStrategy shares its Go name with apps/v1's.
+  DeploymentConfigStrategy: "DeploymentStrategy",
+};
+
+/** Named Go types of some non-struct fields, for `%T` (`v1.ResourceList` for resource maps). */
+export const NAMED_TYPES: Readonly<Record<string, string>> = {
+  "map[string]quantity": "v1.ResourceList",
+};
+
+const STRUCTS = new Map<string, StructDef>();
+for (const [name, rows] of Object.entries(TABLE)) {
+  STRUCTS.set(
+    name,
+    rows === "opaque" ? { name, pkg: "v1", fields: [], opaque: true } : { name, pkg: "v1", fields: rows.map(parseRow) },
+  );
+}
+
+/** The struct definition for a type name, or undefined. */
+export function structDef(name: string): StructDef | undefined {
+  return STRUCTS.get(name);
+}
+
+/** Every struct name in the table. */
+export function structNames(): string[] {
+  return [...STRUCTS.keys()];
+}
+
+/** The Go name of a struct type (`v1.Container`), as `%T` prints it. */
+export function goStructName(name: string): string {
+  const def = STRUCTS.get(name);
+  return `${def?.pkg ?? "v1"}.${GO_NAMES[name] ?? name}`;
+}
+
+/** The Go spelling of a field type (`[]v1.Container`, `*v1.Probe`, `map[string]string`, `*int64`). */
+export function goTypeString(type: string): string {
+  if (type.startsWith("*")) return `*${goTypeString(type.slice(1))}`;
+  if (type.startsWith("[]")) return `[]${goTypeString(type.slice(2))}`;
+  const named = NAMED_TYPES[type];
+  if (named) return named;
+  if (type.startsWith("map[string]")) return `map[string]${goTypeString(type.slice("map[string]".length))}`;
+  switch (type) {
+    case "string":
+    case "int32":
+    case "int64":
+    case "bool":
+    case "float64":
+      return type;
+    case "quantity":
+      return "resource.Quantity";
+    case "intOrString":
+      return "intstr.IntOrString";
+    case "time":
+      return "v1.Time";
+    case "raw":
+      return "interface {}";
+  }
+  return goStructName(type);
+}
+
+/** True for a struct name of the table. */
+export function isStructType(type: string): boolean {
+  return STRUCTS.has(type);
+}

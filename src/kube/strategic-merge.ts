@@ -1,0 +1,782 @@
+/**
+ * Kubernetes strategic merge patch (SMP), apply side, as
+ * `k8s.io/apimachinery/pkg/util/strategicpatch.StrategicMergeMapPatch` computes it
+ * for a typed Go struct (Istio calls it with `corev1.Pod{}` to lay each rendered
+ * injection template over the pod, and again to lay the user's own `istio-proxy`
+ * container back over the result).
+ *
+ * Semantics, by value kind (the patch metadata comes from ./merge-keys.ts):
+ * - objects merge key by key; `null` in the patch deletes the key; a key the
+ *   original lacks, or whose value has another JSON type, takes the patch value
+ *   (with its nulls and `$patch` directive objects dropped);
+ * - lists whose field is tagged `patchStrategy:"merge"` merge: lists of objects
+ *   by their merge key (matching items merge recursively, new ones are added),
+ *   lists of scalars as a union; every other list is replaced;
+ * - the order of a merged list: the patch's items in patch order, interleaved
+ *   with the original-only items in original order (see `interleave`); new items
+ *   therefore come before the original-only items that follow no patched item;
+ * - directives: `$patch: replace | delete` in an object and in list items,
+ *   `$patch: merge` (rejected in lists, as apimachinery does), `$retainKeys`,
+ *   `$setElementOrder/<list>`, `$deleteFromPrimitiveList/<list>`.
+ *
+ * Keys the schema does not know are fine while only one side holds them, or
+ * while the values are scalars; when both sides hold an object (or both a list)
+ * under an unknown key, apimachinery fails ("unable to find api field in struct
+ * ..."), and so do we. Istio's original is a marshalled typed Pod, which never
+ * carries unknown keys, so this only bites untyped callers.
+ *
+ * Inputs are not modified: both are deep-copied first (apimachinery mutates both).
+ * Values are JSON-shaped (plain objects, arrays, strings, numbers, booleans, null);
+ * `undefined` object members are treated as absent.
+ */
+
+import { sprintf } from "../template/index.js";
+import { type FieldMeta, type GoType, goKindName, lookupField, structType } from "./merge-keys.js";
+
+type JsonMap = Record<string, unknown>;
+
+const DIRECTIVE = "$patch";
+const DELETE = "delete";
+const REPLACE = "replace";
+const MERGE = "merge";
+const RETAIN_KEYS = "$retainKeys";
+const DELETE_FROM_PRIMITIVE_LIST = "$deleteFromPrimitiveList";
+const SET_ELEMENT_ORDER = "$setElementOrder";
+
+/**
+ * A merge failure. `goMessage` is apimachinery's own error text (what Istio prints
+ * after "strategic merge: "); `path` locates the failing value, e.g.
+ * `spec.containers[istio-proxy].env`; `message` combines them with the type name.
+ */
+export class StrategicMergeError extends Error {
+  override name = "StrategicMergeError";
+  constructor(
+    readonly typeName: string,
+    readonly path: string,
+    readonly goMessage: string,
+  ) {
+    super(`strategic merge patch of ${typeName}${path ? ` at ${path}` : ""}: ${goMessage}`);
+  }
+}
+
+/** An apimachinery error text, raised where the path is not known yet; see `atPath`. */
+class GoMergeError extends Error {}
+
+/**
+ * Applies `patch` to `original` with strategic-merge-patch semantics for the Go
+ * struct `type` (a struct name from merge-keys.ts: "Pod" by default, or e.g.
+ * "PodSpec", "Container", "PodTemplateSpec"). Returns the merged object; throws
+ * StrategicMergeError with apimachinery's message when the patch is invalid.
+ * `null`/`undefined` inputs count as `{}`, as apimachinery reads a nil document.
+ */
+export function strategicMerge(original: unknown, patch: unknown, type = "Pod"): unknown {
+  const schema = structType(type);
+  if (!schema) throw new Error(`strategicMerge: unknown type ${JSON.stringify(type)}`);
+  const originalMap = documentMap(original, type);
+  const patchMap = documentMap(patch, type);
+  const merger = new Merger(type);
+  return merger.mergeMap(originalMap, patchMap, schema, "");
+}
+
+function documentMap(doc: unknown, type: string): JsonMap {
+  if (doc === null || doc === undefined) return {};
+  if (!isMap(doc)) throw new StrategicMergeError(type, "", "invalid JSON document");
+  return cloneJson(doc) as JsonMap;
+}
+
+// ---------------------------------------------------------------------------
+// Value helpers: JSON values with Go's dynamic types (json.Unmarshal into interface{}).
+
+function isMap(v: unknown): v is JsonMap {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Deep copy of a JSON-shaped value; drops `undefined` members (absent in JSON). */
+function cloneJson(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map((item) => (item === undefined ? null : cloneJson(item)));
+  if (isMap(v)) {
+    const out: JsonMap = {};
+    for (const [k, item] of Object.entries(v)) if (item !== undefined) out[k] = cloneJson(item);
+    return out;
+  }
+  return v;
+}
+
+/** The Go dynamic type of a decoded JSON value, as reflect.TypeOf would distinguish it. */
+function goTypeOf(v: unknown): string {
+  if (v === null || v === undefined) return "nil";
+  if (Array.isArray(v)) return "[]interface {}";
+  if (isMap(v)) return "map[string]interface {}";
+  switch (typeof v) {
+    case "string":
+      return "string";
+    case "number":
+      return "float64";
+    case "boolean":
+      return "bool";
+    case "bigint":
+      return "int64";
+    default:
+      return typeof v;
+  }
+}
+
+/** Go's `==` on two interface{} values holding JSON scalars (maps and lists compare by identity). */
+function goEqual(a: unknown, b: unknown): boolean {
+  if (a === undefined) a = null;
+  if (b === undefined) b = null;
+  return a === b;
+}
+
+/** fmt's %v of a JSON value (maps print as `map[k:v ...]` with sorted keys). */
+function fmtV(v: unknown): string {
+  return sprintf("%v", [v as never]);
+}
+
+function errNoMergeKey(m: unknown, key: string): GoMergeError {
+  return new GoMergeError(`map: ${fmtV(m)} does not contain declared merge key: ${key}`);
+}
+
+function errBadArgType(expected: string, actual: unknown): GoMergeError {
+  const actualType = actual === null || actual === undefined ? "%!s(<nil>)" : goTypeOf(actual);
+  return new GoMergeError(`expected a ${expected}, but received a ${actualType}`);
+}
+
+function errBadPatchType(directive: unknown, m: unknown): GoMergeError {
+  return new GoMergeError(`unknown patch type: ${sprintf("%s", [directive as never])} in map: ${fmtV(m)}`);
+}
+
+const ERR_BAD_PRIMITIVE_LIST = "invalid patch format of primitive list";
+const ERR_BAD_RETAIN_KEYS = "invalid patch format of retainKeys";
+const ERR_BAD_SET_ELEMENT_ORDER = "invalid patch format of setElementOrder list";
+
+/** The merge key value of a list item, or undefined (Go's nil) when the item is not a map or lacks it. */
+function mergeKeyValue(item: unknown, mergeKey: string): unknown {
+  if (!isMap(item)) return undefined;
+  const v = item[mergeKey];
+  return v === null ? undefined : v;
+}
+
+function hasKey(m: JsonMap, key: string): boolean {
+  return Object.hasOwn(m, key);
+}
+
+/**
+ * The common element kind of some lists: "map", or the Go type of the scalars.
+ * Mixed kinds, nested lists and (here) nulls are errors; so are lists with no
+ * elements at all, which callers rule out first where apimachinery does.
+ */
+function sliceElementKind(...lists: unknown[][]): string {
+  let kind: string | undefined;
+  for (const list of lists) {
+    for (const v of list) {
+      const t = goTypeOf(v);
+      if (kind === undefined) {
+        if (t === "[]interface {}") throw new GoMergeError("lists of lists are not supported");
+        // Go would dereference a nil reflect.Type here and panic.
+        if (t === "nil") throw new GoMergeError("list element is null");
+        kind = t;
+      } else if (kind !== t) {
+        throw new GoMergeError(`list element types are not identical: ${fmtV(lists)}`);
+      }
+    }
+  }
+  if (kind === undefined) throw new GoMergeError("no elements in any of the given slices");
+  return kind === "map[string]interface {}" ? "map" : kind;
+}
+
+// ---------------------------------------------------------------------------
+// Directive removal, for values copied from the patch into the result.
+
+/** Drops every object carrying `$patch` (and the key or list slot holding it). Returns [value, keep]. */
+function removeDirectives(v: unknown): [unknown, boolean] {
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    for (const item of v) {
+      const [cleaned, keep] = removeDirectives(item);
+      if (keep) out.push(cleaned);
+    }
+    return [out, true];
+  }
+  if (isMap(v)) {
+    if (hasKey(v, DIRECTIVE)) return [null, false];
+    for (const [k, item] of Object.entries(v)) {
+      const [cleaned, keep] = removeDirectives(item);
+      if (keep) v[k] = cleaned;
+      else delete v[k];
+    }
+    return [v, true];
+  }
+  return [v, true];
+}
+
+/** Deletes null-valued keys at every depth (nulls only mean "delete" against an original). */
+function discardNulls(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const item of v) discardNulls(item);
+  } else if (isMap(v)) {
+    for (const [k, item] of Object.entries(v)) {
+      if (item === null) delete v[k];
+      else discardNulls(item);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Schema lookups (apimachinery's PatchMetaFromStruct).
+
+interface PatchMeta {
+  /** The field's type (for slices: the element type). */
+  readonly type: GoType;
+  readonly strategy: string;
+  readonly mergeKey: string;
+}
+
+function fieldOf(schema: GoType, key: string): FieldMeta {
+  if (schema.kind !== "struct") {
+    throw new GoMergeError(`merging an object in json but data type is not struct, instead is: ${goKindName(schema)}`);
+  }
+  const field = lookupField(schema.name, key);
+  if (!field) {
+    throw new GoMergeError(
+      `unable to find api field in struct ${schema.name} for the json field ${JSON.stringify(key)}`,
+    );
+  }
+  return field;
+}
+
+/** Splits `merge,retainKeys` style tags into the non-retainKeys strategy. */
+function mainStrategy(strategies: readonly string[]): string {
+  if (strategies.length === 0) return "";
+  if (strategies.length === 1) return strategies[0] === "retainKeys" ? "" : strategies[0];
+  if (strategies.length === 2) {
+    if (strategies[0] === "retainKeys") return strategies[1];
+    if (strategies[1] === "retainKeys") return strategies[0];
+  }
+  throw new GoMergeError(`unexpected patch strategy: [${strategies.join(" ")}]`);
+}
+
+function metaForMap(schema: GoType, key: string): PatchMeta {
+  const field = fieldOf(schema, key);
+  return { type: field.type, strategy: mainStrategy(field.strategies), mergeKey: field.mergeKey };
+}
+
+function metaForSlice(schema: GoType, key: string): PatchMeta {
+  const field = fieldOf(schema, key);
+  if (field.type.kind !== "slice") {
+    throw new GoMergeError(`expected slice or array type, but got: ${goKindName(schema)}`);
+  }
+  return { type: field.type.elem, strategy: mainStrategy(field.strategies), mergeKey: field.mergeKey };
+}
+
+// ---------------------------------------------------------------------------
+// Ordering of merged lists.
+
+/** The position of `item` in `order`, matching by merge key for maps and by value for scalars. */
+function indexIn(order: unknown[], item: unknown, mergeKey: string, kind: string): number {
+  const key = (v: unknown) => (kind === "map" ? mergeKeyValue(v, mergeKey) : v);
+  const wanted = key(item);
+  for (let i = 0; i < order.length; i++) if (goEqual(key(order[i]), wanted)) return i;
+  return -1;
+}
+
+/**
+ * Go's sort.SliceStable (insertion-sorted blocks of 20, then in-place symmetric
+ * merges). Reproduced rather than using Array.prototype.sort because the
+ * comparator apimachinery passes is not a strict weak order (unknown items
+ * compare "less" than anything), so only the same algorithm gives the same result.
+ */
+function goSliceStable(data: unknown[], less: (i: number, j: number) => boolean): void {
+  const swap = (i: number, j: number) => {
+    const t = data[i];
+    data[i] = data[j];
+    data[j] = t;
+  };
+  const insertionSort = (a: number, b: number) => {
+    for (let i = a + 1; i < b; i++) for (let j = i; j > a && less(j, j - 1); j--) swap(j, j - 1);
+  };
+  const swapRange = (a: number, b: number, n: number) => {
+    for (let i = 0; i < n; i++) swap(a + i, b + i);
+  };
+  const rotate = (a: number, m: number, b: number) => {
+    let i = m - a;
+    let j = b - m;
+    while (i !== j) {
+      if (i > j) {
+        swapRange(m - i, m, j);
+        i -= j;
+      } else {
+        swapRange(m - i, m + j - i, i);
+        j -= i;
+      }
+    }
+    swapRange(m - i, m, i);
+  };
+  const symMerge = (a: number, m: number, b: number): void => {
+    if (m - a === 1) {
+      let i = m;
+      let j = b;
+      while (i < j) {
+        const h = (i + j) >>> 1;
+        if (less(h, a)) i = h + 1;
+        else j = h;
+      }
+      for (let k = a; k < i - 1; k++) swap(k, k + 1);
+      return;
+    }
+    if (b - m === 1) {
+      let i = a;
+      let j = m;
+      while (i < j) {
+        const h = (i + j) >>> 1;
+        if (!less(m, h)) i = h + 1;
+        else j = h;
+      }
+      for (let k = m; k > i; k--) swap(k, k - 1);
+      return;
+    }
+    const mid = (a + b) >>> 1;
+    const n = mid + m;
+    let start: number;
+    let r: number;
+    if (m > mid) {
+      start = n - b;
+      r = mid;
+    } else {
+      start = a;
+      r = m;
+    }
+    const p = n - 1;
+    while (start < r) {
+      const c = (start + r) >>> 1;
+      if (!less(p - c, c)) start = c + 1;
+      else r = c;
+    }
+    const end = n - start;
+    if (start < m && m < end) rotate(start, m, end);
+    if (a < start && start < mid) symMerge(a, start, mid);
+    if (mid < end && end < b) symMerge(mid, end, b);
+  };
+  const n = data.length;
+  let blockSize = 20;
+  let a = 0;
+  let b = blockSize;
+  while (b <= n) {
+    insertionSort(a, b);
+    a = b;
+    b += blockSize;
+  }
+  insertionSort(a, n);
+  while (blockSize < n) {
+    a = 0;
+    b = 2 * blockSize;
+    while (b <= n) {
+      symMerge(a, a + blockSize, b);
+      a = b;
+      b += 2 * blockSize;
+    }
+    const m = a + blockSize;
+    if (m < n) symMerge(a, m, n);
+    blockSize *= 2;
+  }
+}
+
+function checkMergeKeys(mergeKey: string, ...lists: unknown[][]): void {
+  for (const list of lists) {
+    for (const item of list) {
+      if (!isMap(item)) throw errBadArgType("map[string]interface {}", item);
+      if (!hasKey(item, mergeKey)) throw errNoMergeKey(item, mergeKey);
+    }
+  }
+}
+
+/** Sorts `items` by their position in `order` (stably); `$patch: delete` items go last. */
+function sortByOrder(items: unknown[], order: unknown[], mergeKey: string, kind: string): unknown[] {
+  let sorted = items;
+  let deletions: unknown[] = [];
+  if (kind === "map") {
+    checkMergeKeys(mergeKey, items, order);
+    sorted = [];
+    for (const item of items) {
+      if ((item as JsonMap)[DIRECTIVE] === DELETE) deletions.push(item);
+      else sorted.push(item);
+    }
+  } else {
+    sorted = [...items];
+    deletions = [];
+  }
+  goSliceStable(sorted, (i, j) => {
+    const ii = indexIn(order, sorted[i], mergeKey, kind);
+    if (ii >= 0) {
+      const ij = indexIn(order, sorted[j], mergeKey, kind);
+      if (ij >= 0) return ii < ij;
+    }
+    return true;
+  });
+  return sorted.concat(deletions);
+}
+
+/**
+ * Puts a merged list in order: the patch's items sorted by `patchOrder`, the
+ * original-only items sorted by `serverOrder`, then interleaved: an
+ * original-only item goes first only while both it and the next patch item are
+ * in `serverOrder` and it comes earlier there; otherwise the patch item goes
+ * first. So an added item precedes the original-only items that follow it.
+ */
+function normalizeOrder(
+  patchItems: unknown[],
+  serverOnly: unknown[],
+  patchOrder: unknown[],
+  serverOrder: unknown[],
+  mergeKey: string,
+  kind: string,
+): unknown[] {
+  const right = sortByOrder(patchItems, patchOrder, mergeKey, kind);
+  const left = sortByOrder(serverOnly, serverOrder, mergeKey, kind);
+  return interleave(left, right, serverOrder, mergeKey, kind);
+}
+
+function interleave(left: unknown[], right: unknown[], serverOrder: unknown[], mergeKey: string, kind: string) {
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) {
+    const li = indexIn(serverOrder, left[i], mergeKey, kind);
+    const ri = indexIn(serverOrder, right[j], mergeKey, kind);
+    if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
+    else out.push(right[j++]);
+  }
+  while (i < left.length) out.push(left[i++]);
+  while (j < right.length) out.push(right[j++]);
+  return out;
+}
+
+function findByMergeKey(list: unknown[], mergeKey: string, value: unknown): number {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    if (!isMap(item)) throw new GoMergeError(`value for key ${i} is not a map`);
+    if (hasKey(item, mergeKey) && goEqual(item[mergeKey], value)) return i;
+  }
+  return -1;
+}
+
+/** Splits `merged` into [items present in `by`, items not present], for lists of maps. */
+function partitionMaps(merged: unknown[], by: unknown[], mergeKey: string): [unknown[], unknown[]] {
+  const inPatch: unknown[] = [];
+  const serverOnly: unknown[] = [];
+  for (const v of merged) {
+    if (!isMap(v)) throw errBadArgType("map[string]interface {}", v);
+    if (!hasKey(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
+    if (findByMergeKey(by, mergeKey, v[mergeKey]) >= 0) inPatch.push(v);
+    else serverOnly.push(v);
+  }
+  return [inPatch, serverOnly];
+}
+
+/** Splits `merged` into [items present in `by`, items not present], for lists of scalars. */
+function partitionScalars(merged: unknown[], by: unknown[]): [unknown[], unknown[]] {
+  const present = new Set(by);
+  const inPatch: unknown[] = [];
+  const serverOnly: unknown[] = [];
+  for (const v of merged) (present.has(v) ? inPatch : serverOnly).push(v);
+  return [inPatch, serverOnly];
+}
+
+/**
+ * apimachinery's in-place de-duplication: a later duplicate is overwritten by the
+ * current last element and the list shrinks, so the order is not preserved.
+ */
+function dedupeScalars(s: unknown[]): unknown[] {
+  let last = s.length - 1;
+  for (let i = 0; i < last; i++) {
+    for (let j = i + 1; j <= last; j++) {
+      if (goEqual(s[i], s[j])) {
+        s[j] = s[last];
+        s.length = last;
+        last--;
+        j--;
+      }
+    }
+  }
+  return s;
+}
+
+/** The list key a `$deleteFromPrimitiveList/<key>` or `$setElementOrder/<key>` directive names. */
+function directiveTarget(key: string, prefix: string): string {
+  const slash = key.indexOf("/");
+  if (slash < 0 || key.slice(0, slash) !== prefix) {
+    if (prefix === DELETE_FROM_PRIMITIVE_LIST) throw new GoMergeError(ERR_BAD_PRIMITIVE_LIST);
+    throw new GoMergeError(ERR_BAD_SET_ELEMENT_ORDER);
+  }
+  return key.slice(slash + 1);
+}
+
+function joinPath(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}
+
+function itemPath(path: string, item: unknown, mergeKey: string, index: number): string {
+  const v = mergeKey ? mergeKeyValue(item, mergeKey) : undefined;
+  return `${path}[${typeof v === "string" || typeof v === "number" ? v : index}]`;
+}
+
+// ---------------------------------------------------------------------------
+// The merge.
+
+class Merger {
+  constructor(private readonly typeName: string) {}
+
+  /** Runs `fn`, turning a GoMergeError into a StrategicMergeError located at `path`. */
+  private at<T>(path: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof GoMergeError) throw new StrategicMergeError(this.typeName, path, e.message);
+      throw e;
+    }
+  }
+
+  /** Merges `patch` into `original` (both owned by the merge and mutated). */
+  mergeMap(original: JsonMap | null, patch: JsonMap, schema: GoType, path: string): JsonMap {
+    if (hasKey(patch, DIRECTIVE)) return this.at(path, () => mapDirective(patch[DIRECTIVE], patch));
+    const target = original ?? {};
+    this.at(path, () => applyRetainKeys(target, patch));
+    this.applySetElementOrder(target, patch, schema, path);
+
+    for (const rawKey of Object.keys(patch)) {
+      let key = rawKey;
+      let isDeleteList = false;
+      if (rawKey.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
+        key = this.at(path, () => directiveTarget(rawKey, DELETE_FROM_PRIMITIVE_LIST));
+        isDeleteList = true;
+      }
+      const patchV = patch[rawKey];
+      const fieldPath = joinPath(path, key);
+
+      if (patchV === null) {
+        delete target[key];
+        continue;
+      }
+      if (!hasKey(target, key) || goTypeOf(target[key]) !== goTypeOf(patchV)) {
+        if (!isDeleteList) setCleaned(target, key, patchV);
+        continue;
+      }
+      const originalV = target[key];
+      if (isMap(originalV)) {
+        const meta = this.at(fieldPath, () => metaForMap(schema, key));
+        target[key] =
+          meta.strategy === REPLACE ? patchV : this.mergeMap(originalV, patchV as JsonMap, meta.type, fieldPath);
+      } else if (Array.isArray(originalV)) {
+        const meta = this.at(fieldPath, () => metaForSlice(schema, key));
+        target[key] =
+          meta.strategy === MERGE || isDeleteList
+            ? this.mergeList(originalV, patchV as unknown[], meta.type, meta.mergeKey, isDeleteList, fieldPath)
+            : patchV;
+      } else {
+        setCleaned(target, key, patchV);
+      }
+    }
+    return target;
+  }
+
+  /** Merges two lists of a field with the merge strategy (or applies a deletion list). */
+  private mergeList(
+    original: unknown[],
+    patch: unknown[],
+    elemSchema: GoType,
+    mergeKey: string,
+    isDeleteList: boolean,
+    path: string,
+  ): unknown[] {
+    if (original.length === 0 && patch.length === 0) return original;
+    const kind = this.at(path, () => sliceElementKind(original, patch));
+
+    if (kind !== "map") {
+      if (isDeleteList) {
+        const doomed = new Set(patch);
+        return original.filter((v) => !doomed.has(v));
+      }
+      const merged = dedupeScalars([...original, ...patch]);
+      const [inPatch, serverOnly] = partitionScalars(merged, patch);
+      return this.at(path, () => normalizeOrder(inPatch, serverOnly, patch, original, mergeKey, kind));
+    }
+
+    if (mergeKey === "") {
+      throw new StrategicMergeError(
+        this.typeName,
+        path,
+        `cannot merge lists without merge key for ${goKindName(elemSchema)}`,
+      );
+    }
+    let base = original;
+    const plain: JsonMap[] = [];
+    let replace = false;
+    for (const item of patch as JsonMap[]) {
+      if (!hasKey(item, DIRECTIVE)) {
+        plain.push(item);
+        continue;
+      }
+      const directive = item[DIRECTIVE];
+      if (directive === DELETE) {
+        if (!hasKey(item, mergeKey))
+          throw new StrategicMergeError(this.typeName, path, errNoMergeKey(item, mergeKey).message);
+        base = this.at(path, () => withoutMatching(base, mergeKey, item[mergeKey]));
+      } else if (directive === REPLACE) {
+        replace = true; // keep scanning, so that the other directive items are dropped too
+      } else if (directive === MERGE) {
+        throw new StrategicMergeError(this.typeName, path, "merging lists cannot yet be specified in the patch");
+      } else {
+        throw new StrategicMergeError(this.typeName, path, errBadPatchType(directive, item).message);
+      }
+    }
+    const patchItems: JsonMap[] = replace ? [] : plain;
+    if (replace) base = plain;
+
+    // The items of `base` keep their positions; patch items merge into the
+    // first item with the same key or are appended.
+    const merged = [...base];
+    patchItems.forEach((item, index) => {
+      const itemLoc = itemPath(path, item, mergeKey, index);
+      if (!hasKey(item, mergeKey)) {
+        throw new StrategicMergeError(this.typeName, itemLoc, errNoMergeKey(item, mergeKey).message);
+      }
+      const at = this.at(path, () => findByMergeKey(merged, mergeKey, item[mergeKey]));
+      if (at >= 0) merged[at] = this.mergeMap(merged[at] as JsonMap, item, elemSchema, itemLoc);
+      else merged.push(item);
+    });
+
+    return this.at(path, () => {
+      const [inPatch, serverOnly] = partitionMaps(merged, patchItems, mergeKey);
+      return normalizeOrder(inPatch, serverOnly, patchItems, base, mergeKey, kind);
+    });
+  }
+
+  /** Processes `$setElementOrder/<list>` directives (with their lists) before the other keys. */
+  private applySetElementOrder(original: JsonMap, patch: JsonMap, schema: GoType, path: string): void {
+    for (const key of Object.keys(patch)) {
+      if (!key.startsWith(SET_ELEMENT_ORDER)) continue;
+      const order = patch[key];
+      delete patch[key];
+      this.at(path, () => {
+        if (!Array.isArray(order)) throw errBadArgType("[]interface {}", order);
+      });
+      const listKey = this.at(path, () => directiveTarget(key, SET_ELEMENT_ORDER));
+      const listPath = joinPath(path, listKey);
+      const foundOriginal = hasKey(original, listKey);
+      const foundPatch = hasKey(patch, listKey);
+      const originalList = original[listKey];
+      const patchList = patch[listKey];
+      const meta = this.at(listPath, () => {
+        if (foundOriginal && !Array.isArray(originalList)) throw errBadArgType("[]interface {}", originalList);
+        if (foundPatch && !Array.isArray(patchList)) throw errBadArgType("[]interface {}", patchList);
+        const m = metaForSlice(schema, listKey);
+        checkPatchAgainstOrder((patchList as unknown[] | undefined) ?? [], order as unknown[], m.mergeKey);
+        return m;
+      });
+      const originalItems = foundOriginal ? (originalList as unknown[]) : [];
+      const patchItems = foundPatch ? (patchList as unknown[]) : [];
+
+      let merged: unknown[];
+      if (foundOriginal && !foundPatch) merged = originalItems;
+      else if (!foundOriginal && foundPatch) merged = removeDirectives(patchItems)[0] as unknown[];
+      else if (foundOriginal && foundPatch) {
+        merged =
+          meta.strategy === MERGE
+            ? this.mergeList(originalItems, patchItems, meta.type, meta.mergeKey, false, listPath)
+            : patchItems;
+      } else continue;
+
+      original[listKey] = this.at(listPath, () => {
+        const [inOrder, serverOnly] =
+          meta.mergeKey === ""
+            ? partitionScalars(merged, order as unknown[])
+            : partitionMaps(merged, order as unknown[], meta.mergeKey);
+        const kind = sliceElementKind(originalItems, patchItems);
+        return normalizeOrder(inOrder, serverOnly, order as unknown[], originalItems, meta.mergeKey, kind);
+      });
+      delete patch[listKey];
+    }
+  }
+}
+
+/** A map-level `$patch`: replace returns the patch itself, delete an empty map. */
+function mapDirective(directive: unknown, patch: JsonMap): JsonMap {
+  if (directive === REPLACE) {
+    delete patch[DIRECTIVE];
+    return patch;
+  }
+  if (directive === DELETE) return {};
+  throw errBadPatchType(directive, patch);
+}
+
+/** Stores a patch value under a key the original lacks (or holds with another type). */
+function setCleaned(target: JsonMap, key: string, patchV: unknown): void {
+  discardNulls(patchV);
+  const [cleaned, keep] = removeDirectives(patchV);
+  if (keep) target[key] = cleaned;
+  else delete target[key];
+}
+
+/** `$retainKeys`: every patched key must be listed; original keys not listed are cleared. */
+function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
+  if (!hasKey(patch, RETAIN_KEYS)) return;
+  const retain = patch[RETAIN_KEYS];
+  delete patch[RETAIN_KEYS];
+  if (!Array.isArray(retain)) throw new GoMergeError(ERR_BAD_RETAIN_KEYS);
+  const kept = new Set(retain);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null || k.startsWith(DELETE_FROM_PRIMITIVE_LIST) || k.startsWith(SET_ELEMENT_ORDER)) continue;
+    if (!kept.has(k)) throw new GoMergeError(ERR_BAD_RETAIN_KEYS);
+  }
+  for (const k of Object.keys(original)) if (!kept.has(k)) delete original[k];
+}
+
+/** Removes every item whose merge key equals `value`. */
+function withoutMatching(list: unknown[], mergeKey: string, value: unknown): unknown[] {
+  const out = [...list];
+  for (let at = findByMergeKey(out, mergeKey, value); at >= 0; at = findByMergeKey(out, mergeKey, value)) {
+    out.splice(at, 1);
+  }
+  return out;
+}
+
+/**
+ * Checks that the patch list's items (directive items aside) appear in the
+ * `$setElementOrder` list, in the same relative order.
+ */
+function checkPatchAgainstOrder(patchList: unknown[], order: unknown[], mergeKey: string): void {
+  if (order.length === 0 || patchList.length === 0) return;
+  let items = patchList;
+  if (mergeKey !== "") {
+    items = [];
+    for (const v of patchList) {
+      if (!isMap(v)) throw errBadArgType("map[string]interface {}", v);
+      if (v[DIRECTIVE] !== DELETE) items.push(v);
+    }
+  }
+  const sameKey = (a: unknown, b: unknown): boolean => {
+    if (mergeKey === "") return goEqual(a, b);
+    if (!isMap(a)) throw errBadArgType("map[string]interface {}", a);
+    if (!isMap(b)) throw errBadArgType("map[string]interface {}", b);
+    if (!hasKey(a, mergeKey)) throw errNoMergeKey(a, mergeKey);
+    if (!hasKey(b, mergeKey)) throw errNoMergeKey(b, mergeKey);
+    return goEqual(a[mergeKey], b[mergeKey]);
+  };
+  let p = 0;
+  let o = 0;
+  while (p < items.length && o < order.length) {
+    if (isMap(items[p]) && hasKey(items[p] as JsonMap, DIRECTIVE)) {
+      p++;
+      continue;
+    }
+    if (sameKey(items[p], order[o])) p++;
+    o++;
+  }
+  if (p < items.length && o >= order.length) {
+    throw new GoMergeError(
+      `the order in patch list:\n${fmtV(patchList)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${fmtV(order)}`,
+    );
+  }
+}

@@ -1,0 +1,371 @@
+/**
+ * Typed marshalling: the JSON that Go produces when a Kubernetes object is decoded into its typed
+ * struct (sigs.k8s.io/yaml.Unmarshal: YAML → JSON → encoding/json) and marshalled again.
+ *
+ * - Unknown fields are dropped; field names match exactly first, then case-insensitively (as
+ *   encoding/json does).
+ * - Numbers and booleans given for a string field become strings (sigs.k8s.io/yaml's coercion).
+ * - `omitempty` drops "", 0, false, nil and empty slices and maps; struct-typed fields are always
+ *   written (`resources: {}`, `strategy: {}`, `status: {}`), `omitzero` drops zero structs
+ *   (`metadata.creationTimestamp`); fields without `omitempty` are written even when nil
+ *   (`containers: null`).
+ * - Quantities are canonicalised as resource.Quantity prints them (`2000m` → `"2"`, `1024Mi` → `1Gi`);
+ *   int-or-string values keep their kind; times print as RFC 3339 in UTC.
+ * - Keys come in Go declaration order, so `JSON.stringify` of the result is Go's `json.Marshal`.
+ */
+
+import { type FieldDef, goStructName, goTypeString, isStructType, structDef } from "./schema.js";
+
+/** A value that does not fit its Go type (what encoding/json reports as an UnmarshalTypeError). */
+export class TypedDecodeError extends Error {
+  override name = "TypedDecodeError";
+}
+
+/**
+ * The JSON object Go writes for `obj` decoded into the struct named `type` (a name of the schema
+ * table: `Pod`, `Deployment`, `PodSpec`, `Container`...). Throws {@link TypedDecodeError} when a
+ * value cannot be decoded into its field.
+ */
+export function marshalTyped(obj: unknown, type: string): unknown {
+  const def = structDef(type);
+  if (def === undefined) throw new Error(`marshalTyped: unknown type ${type}`);
+  return encode(decode(obj, type, { struct: type, path: "" }), type);
+}
+
+/** Where a value sits, for error messages in encoding/json's form. */
+interface Where {
+  struct: string;
+  path: string;
+}
+
+/** Decoded values use `undefined` for Go's zero/nil and keep JSON shapes otherwise. */
+type Decoded = unknown;
+
+function typeError(what: string, where: Where, type: string): TypedDecodeError {
+  const field = where.path
+    ? `Go struct field ${goStructName(where.struct).replace(/^v1\./, "")}.${where.path}`
+    : "Go value";
+  return new TypedDecodeError(`json: cannot unmarshal ${what} into ${field} of type ${goTypeString(type)}`);
+}
+
+function jsonKind(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "object") return "object";
+  if (typeof v === "number") return "number";
+  return typeof v;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The fields of a struct with inline embeds flattened, in encoding order. */
+function flatFields(type: string): FieldDef[] {
+  const cached = FLAT.get(type);
+  if (cached) return cached;
+  const out: FieldDef[] = [];
+  for (const f of structDef(type)?.fields ?? []) {
+    if (f.inline) out.push(...flatFields(f.type));
+    else out.push(f);
+  }
+  FLAT.set(type, out);
+  return out;
+}
+const FLAT = new Map<string, FieldDef[]>();
+
+/** Finds the JSON key that encoding/json would decode into field `name` (exact, else case-folded). */
+function lookupKey(obj: Record<string, unknown>, name: string, keys: string[]): string | undefined {
+  if (Object.hasOwn(obj, name)) return name;
+  const lower = name.toLowerCase();
+  let found: string | undefined;
+  for (const k of keys) if (k.toLowerCase() === lower) found = k;
+  return found;
+}
+
+function decodeStruct(v: unknown, type: string, where: Where): Decoded {
+  const def = structDef(type);
+  if (def === undefined) throw new Error(`unknown struct ${type}`);
+  if (v === null || v === undefined) return undefined;
+  if (!isObject(v)) throw typeError(jsonKind(v), where, type);
+  if (def.opaque) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  const keys = Object.keys(v);
+  for (const f of flatFields(type)) {
+    const key = lookupKey(v, f.json, keys);
+    if (key === undefined) continue;
+    const path = where.path ? `${where.path}.${f.json}` : f.json;
+    const d = decode(v[key], f.type, { struct: type, path });
+    if (d !== undefined) out[f.json] = d;
+  }
+  return out;
+}
+
+function decode(v: unknown, type: string, where: Where): Decoded {
+  if (type.startsWith("*")) {
+    if (v === null || v === undefined) return undefined;
+    const inner = decode(v, type.slice(1), where);
+    // A present pointer to a zero value is not nil: remember it as present.
+    return inner === undefined ? ZERO : inner;
+  }
+  if (type.startsWith("[]")) {
+    if (v === null || v === undefined) return undefined;
+    if (!Array.isArray(v)) throw typeError(jsonKind(v), where, type);
+    const elem = type.slice(2);
+    return v.map((item) => {
+      const d = decode(item, elem, where);
+      return d === undefined ? ZERO : d;
+    });
+  }
+  if (type.startsWith("map[string]")) {
+    if (v === null || v === undefined) return undefined;
+    if (!isObject(v)) throw typeError(jsonKind(v), where, type);
+    const elem = type.slice("map[string]".length);
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) {
+      const d = decode(v[k], elem, where);
+      out[k] = d === undefined ? ZERO : d;
+    }
+    return out;
+  }
+  if (isStructType(type)) return decodeStruct(v, type, where);
+  if (v === null || v === undefined) return undefined;
+  switch (type) {
+    case "raw":
+      return structuredClone(v);
+    case "string":
+      if (typeof v === "string") return v;
+      // sigs.k8s.io/yaml turns YAML numbers and booleans into strings for string targets.
+      if (typeof v === "number") return Number.isInteger(v) ? String(v) : goFloat32(v);
+      if (typeof v === "boolean") return v ? "true" : "false";
+      throw typeError(jsonKind(v), where, type);
+    case "bool":
+      if (typeof v === "boolean") return v;
+      throw typeError(jsonKind(v), where, type);
+    case "int32":
+    case "int64": {
+      if (typeof v !== "number") throw typeError(jsonKind(v), where, type);
+      const limit = type === "int32" ? 2 ** 31 : 2 ** 63;
+      if (!Number.isInteger(v) || v < -limit || v >= limit) throw typeError(`number ${v}`, where, type);
+      return v;
+    }
+    case "float64":
+      if (typeof v !== "number") throw typeError(jsonKind(v), where, type);
+      return v;
+    case "quantity":
+      if (typeof v === "number") return canonicalQuantity(String(v));
+      if (typeof v === "string") return canonicalQuantity(v.trim());
+      throw typeError(jsonKind(v), where, type);
+    case "intOrString":
+      if (typeof v === "string") return v;
+      if (typeof v === "number") {
+        if (!Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) throw typeError(`number ${v}`, where, "int32");
+        return v;
+      }
+      throw typeError(jsonKind(v), where, type);
+    case "time":
+      if (typeof v !== "string") throw typeError(jsonKind(v), where, type);
+      return formatTime(v, where);
+  }
+  throw new Error(`unknown field type ${type}`);
+}
+
+/** Stands for a present zero value (a non-nil pointer to "" or 0, an empty struct in a slice). */
+const ZERO: unique symbol = Symbol("zero");
+
+function encode(d: Decoded, type: string): unknown {
+  if (type.startsWith("*")) {
+    if (d === undefined) return null;
+    return encode(d === ZERO ? undefined : d, type.slice(1));
+  }
+  if (type.startsWith("[]")) {
+    if (d === undefined) return null;
+    const elem = type.slice(2);
+    return (d as Decoded[]).map((x) => encode(x === ZERO ? undefined : x, elem));
+  }
+  if (type.startsWith("map[string]")) {
+    if (d === undefined) return null;
+    const elem = type.slice("map[string]".length);
+    const m = d as Record<string, Decoded>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(m)) out[k] = encode(m[k] === ZERO ? undefined : m[k], elem);
+    return out;
+  }
+  if (isStructType(type)) {
+    const def = structDef(type);
+    if (def?.opaque) return d === undefined ? {} : d;
+    const src = (d ?? {}) as Record<string, Decoded>;
+    const out: Record<string, unknown> = {};
+    for (const f of flatFields(type)) {
+      const value = Object.hasOwn(src, f.json) ? src[f.json] : undefined;
+      if (isOmitted(value, f)) continue;
+      out[f.json] = encode(value === ZERO ? undefined : value, f.type);
+    }
+    return out;
+  }
+  if (d === ZERO) d = undefined;
+  switch (type) {
+    case "raw":
+      return d === undefined ? null : d;
+    case "string":
+      return d ?? "";
+    case "bool":
+      return d ?? false;
+    case "int32":
+    case "int64":
+    case "float64":
+      return d ?? 0;
+    case "quantity":
+      return d ?? "0";
+    case "intOrString":
+      return d ?? 0;
+    case "time":
+      return d ?? null;
+  }
+  throw new Error(`unknown field type ${type}`);
+}
+
+/** Whether encoding/json leaves the field out. */
+function isOmitted(value: Decoded, f: FieldDef): boolean {
+  const t = f.type;
+  if (f.omitzero && isZeroValue(value, t)) return true;
+  if (!f.omitempty) return false;
+  if (t.startsWith("*")) return value === undefined;
+  if (t.startsWith("[]")) return value === undefined || (value as unknown[]).length === 0;
+  if (t.startsWith("map[string]")) return value === undefined || Object.keys(value as object).length === 0;
+  if (isStructType(t)) return false;
+  switch (t) {
+    case "string":
+    case "bool":
+    case "int32":
+    case "int64":
+    case "float64":
+      return value === undefined || value === ZERO || value === "" || value === 0 || value === false;
+    case "raw":
+      return value === undefined || value === null;
+    default:
+      // Quantity, IntOrString and Time are structs: omitempty never drops them.
+      return false;
+  }
+}
+
+function isZeroValue(value: Decoded, type: string): boolean {
+  if (value === undefined || value === ZERO) return true;
+  if (isStructType(type)) return Object.keys(value as object).length === 0;
+  return value === "" || value === 0 || value === false;
+}
+
+function goFloat32(v: number): string {
+  // strconv.FormatFloat(v, 'g', -1, 32) for the non-integral numbers YAML can give a string field.
+  const f = Math.fround(v);
+  for (let p = 1; p <= 9; p++) {
+    const s = f.toPrecision(p);
+    if (Math.fround(Number(s)) === f) return goExponent(Number(s).toString());
+  }
+  return goExponent(f.toString());
+}
+
+function goExponent(s: string): string {
+  // JavaScript writes 1e+21 / 1e-7; Go's %g writes two-digit exponents (1e+21, 1e-07).
+  return s.replace(/e([+-])(\d)$/, "e$10$2");
+}
+
+/** metav1.Time: RFC 3339 text, re-printed in UTC with second precision. */
+function formatTime(text: string, where: Where): string {
+  const ms = Date.parse(text);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(ms)) {
+    throw new TypedDecodeError(
+      `${where.path ? `${where.path}: ` : ""}parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00": cannot parse`,
+    );
+  }
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+// ---------------------------------------------------------------------------------------------
+// resource.Quantity
+// ---------------------------------------------------------------------------------------------
+
+/** A quantity that resource.ParseQuantity rejects. */
+export class QuantityError extends Error {
+  override name = "QuantityError";
+}
+
+const BINARY_SUFFIXES: Record<string, number> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
+const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, "": 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const DECIMAL_BY_EXP = new Map(Object.entries(DECIMAL_SUFFIXES).map(([s, e]) => [e, s]));
+const BINARY_BY_EXP = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
+
+const QUANTITY = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/;
+
+/** The canonical text of a Kubernetes resource quantity (what `Quantity.String()` prints). */
+export function canonicalQuantity(text: string): string {
+  const m = QUANTITY.exec(text);
+  const [, sign = "", whole = "", frac = "", suffix = ""] = m ?? [];
+  if (!m || (whole === "" && frac === "") || text === "") {
+    throw new QuantityError(
+      `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+    );
+  }
+  let format: "binary" | "decimal" | "exponent";
+  let exp10 = 0;
+  let exp1024 = 0;
+  if (suffix in BINARY_SUFFIXES) {
+    format = "binary";
+    exp1024 = BINARY_SUFFIXES[suffix] as number;
+  } else if (suffix in DECIMAL_SUFFIXES) {
+    format = "decimal";
+    exp10 = DECIMAL_SUFFIXES[suffix] as number;
+  } else if (/^[eE][-+]?\d+$/.test(suffix)) {
+    format = "exponent";
+    exp10 = Number(suffix.slice(1));
+  } else {
+    throw new QuantityError(`unable to parse quantity's suffix`);
+  }
+  // value = mantissa × 10^scale, exactly.
+  let mantissa = BigInt(`${whole}${frac}` || "0") * 1024n ** BigInt(exp1024);
+  let scale = exp10 - frac.length;
+  if (sign === "-") mantissa = -mantissa;
+  if (mantissa === 0n) return "0";
+  // Precision below 1n is rounded up (away from zero).
+  if (scale < -9) {
+    const div = 10n ** BigInt(-9 - scale);
+    const q = mantissa / div;
+    mantissa = q * div === mantissa ? q : q + (mantissa > 0n ? 1n : -1n);
+    scale = -9;
+  }
+  if (format === "binary") {
+    const abs = mantissa < 0n ? -mantissa : mantissa;
+    const lt1024 = scale >= 0 ? abs * 10n ** BigInt(scale) < 1024n : abs < 1024n * 10n ** BigInt(-scale);
+    let integral = scale >= 0;
+    let value = scale >= 0 ? mantissa * 10n ** BigInt(scale) : 0n;
+    if (scale < 0) {
+      const div = 10n ** BigInt(-scale);
+      integral = mantissa % div === 0n;
+      value = mantissa / div;
+    }
+    if (!lt1024 && integral) {
+      let e = 0;
+      while (e < 6 && value !== 0n && value % 1024n === 0n) {
+        value /= 1024n;
+        e++;
+      }
+      return `${value}${BINARY_BY_EXP[e]}`;
+    }
+    format = "decimal";
+  }
+  // Decimal: strip factors of ten, then bring the exponent to a multiple of three.
+  while (mantissa % 10n === 0n) {
+    mantissa /= 10n;
+    scale++;
+  }
+  const r = ((scale % 3) + 3) % 3;
+  if (r !== 0) {
+    mantissa *= 10n ** BigInt(r);
+    scale -= r;
+  }
+  if (format === "exponent") return scale === 0 ? `${mantissa}` : `${mantissa}e${scale}`;
+  const s = DECIMAL_BY_EXP.get(scale);
+  if (s !== undefined) return `${mantissa}${s}`;
+  // Beyond exa: no suffix exists, so the exponent form is used.
+  return `${mantissa}e${scale}`;
+}

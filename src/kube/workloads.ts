@@ -1,0 +1,317 @@
+/**
+ * The workload kinds that kube-inject decodes and injects, and where each keeps its pod template.
+ *
+ * Istio's inject scheme (pkg/kube/inject) registers `v1` Pod, ReplicationController and List;
+ * `apps/v1` Deployment, DaemonSet, ReplicaSet and StatefulSet; `batch/v1` Job and CronJob;
+ * `apps.openshift.io/v1` DeploymentConfig. It registers them as *unversioned* types too, and
+ * `runtime.Scheme.New` falls back to the unversioned table by kind alone: a document is decoded by
+ * its `kind` whatever its `apiVersion` says (the golden `deploymentconfig-with-canonical-service-label`
+ * injects a `v1` DeploymentConfig; an `extensions/v1beta1` Deployment decodes as an `apps/v1` one and
+ * keeps its apiVersion). Any other kind is not registered and passes through kube-inject verbatim.
+ * {@link checkApiVersion} is a stricter check for callers that want to refuse unknown apiVersions.
+ */
+
+/** A kind/apiVersion pair kube-inject knows, with the schema type its object decodes into. */
+export interface WorkloadKind {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Schema struct name (`Deployment`, `CronJob`, ...). */
+  readonly type: string;
+}
+
+const KINDS: readonly WorkloadKind[] = [
+  { apiVersion: "v1", kind: "Pod", type: "Pod" },
+  { apiVersion: "v1", kind: "ReplicationController", type: "ReplicationController" },
+  { apiVersion: "v1", kind: "List", type: "List" },
+  { apiVersion: "apps/v1", kind: "Deployment", type: "Deployment" },
+  { apiVersion: "apps/v1", kind: "DaemonSet", type: "DaemonSet" },
+  { apiVersion: "apps/v1", kind: "ReplicaSet", type: "ReplicaSet" },
+  { apiVersion: "apps/v1", kind: "StatefulSet", type: "StatefulSet" },
+  { apiVersion: "batch/v1", kind: "Job", type: "Job" },
+  { apiVersion: "batch/v1", kind: "CronJob", type: "CronJob" },
+  { apiVersion: "apps.openshift.io/v1", kind: "DeploymentConfig", type: "DeploymentConfig" },
+];
+
+/**
+ * The registered kind of a decoded document (matched by `kind` alone, as Istio's scheme does), or
+ * undefined when kube-inject copies the document through.
+ */
+export function workloadKind(obj: unknown): WorkloadKind | undefined {
+  const { kind } = typeMetaOf(obj);
+  return KINDS.find((k) => k.kind === kind);
+}
+
+/** Every kind kube-inject decodes, with its canonical apiVersion. */
+export function workloadKinds(): readonly WorkloadKind[] {
+  return KINDS;
+}
+
+/** True when kube-inject decodes and re-serialises the document. */
+export function isInjectable(obj: unknown): boolean {
+  return workloadKind(obj) !== undefined;
+}
+
+/** An injectable kind under an apiVersion the inject scheme does not register. */
+export class UnknownApiVersionError extends Error {
+  override name = "UnknownApiVersionError";
+}
+
+/**
+ * Throws {@link UnknownApiVersionError} when the document has a kind kube-inject injects but an
+ * apiVersion other than the canonical one (e.g. `extensions/v1beta1` Deployment, `batch/v1beta1`
+ * CronJob). Istio itself accepts these (see the module comment); OpenShift's legacy `v1`
+ * DeploymentConfig is accepted here too.
+ */
+export function checkApiVersion(obj: unknown): void {
+  const { apiVersion, kind } = typeMetaOf(obj);
+  const known = KINDS.filter((k) => k.kind === kind);
+  if (known.length === 0 || known.some((k) => k.apiVersion === apiVersion)) return;
+  if (kind === "DeploymentConfig" && apiVersion === "v1") return;
+  const name = nameOf(obj);
+  throw new UnknownApiVersionError(
+    `${kind}${name ? ` ${JSON.stringify(name)}` : ""}: apiVersion ${JSON.stringify(apiVersion)} is not supported ` +
+      `for injection (supported: ${known.map((k) => k.apiVersion).join(", ")})`,
+  );
+}
+
+/** Kubernetes type meta (`apiVersion`, `kind`); strings only, as TypeMeta decodes them. */
+export interface TypeMeta {
+  apiVersion: string;
+  kind: string;
+}
+
+export function typeMetaOf(obj: unknown): TypeMeta {
+  const o = asObject(obj);
+  return { apiVersion: stringField(o?.apiVersion), kind: stringField(o?.kind) };
+}
+
+/** The pod part of a workload: the metadata and spec that injection works on. */
+export interface PodParts {
+  metadata: Record<string, unknown>;
+  spec: Record<string, unknown>;
+}
+
+/** A pod template found where the kind keeps it is missing (a nil `spec.template`). */
+export class MissingTemplateError extends Error {
+  override name = "MissingTemplateError";
+}
+
+/**
+ * The pod of an injectable workload: the object itself for a Pod; `spec.template` for the other
+ * workloads; for a CronJob the metadata of `spec.jobTemplate` with the spec of
+ * `spec.jobTemplate.spec.template` (so injected labels and annotations land on the job template).
+ * The parts are the object's own (no copies); absent parts come back as new empty objects that
+ * are not attached to `obj` (use {@link withPod} to put a changed pod back).
+ * Undefined for a List or a document that is not injectable. A ReplicationController or
+ * DeploymentConfig without `spec.template` (a nil pointer in Go) raises {@link MissingTemplateError}.
+ */
+export function podOf(obj: unknown): PodParts | undefined {
+  const kind = workloadKind(obj);
+  if (kind === undefined || kind.kind === "List") return undefined;
+  const o = obj as Record<string, unknown>;
+  switch (kind.kind) {
+    case "Pod":
+      return { metadata: readAt(o, ["metadata"]), spec: readAt(o, ["spec"]) };
+    case "CronJob":
+      return {
+        metadata: readAt(o, ["spec", "jobTemplate", "metadata"]),
+        spec: readAt(o, ["spec", "jobTemplate", "spec", "template", "spec"]),
+      };
+    case "ReplicationController":
+    case "DeploymentConfig": {
+      const template = asObject(asObject(o.spec)?.template);
+      if (template === undefined) throw new MissingTemplateError("spec.template is required value");
+      return { metadata: readAt(template, ["metadata"]), spec: readAt(template, ["spec"]) };
+    }
+    default:
+      return {
+        metadata: readAt(o, ["spec", "template", "metadata"]),
+        spec: readAt(o, ["spec", "template", "spec"]),
+      };
+  }
+}
+
+/**
+ * A copy of the workload with its pod replaced (the inverse of {@link podOf}): the new metadata and
+ * spec go where `podOf` found them; the rest of the object is kept.
+ */
+export function withPod<T>(obj: T, pod: PodParts): T {
+  const kind = workloadKind(obj);
+  if (kind === undefined || kind.kind === "List") {
+    throw new Error(`withPod: ${typeMetaOf(obj).kind || "document"} has no pod template`);
+  }
+  const out = structuredClone(obj) as Record<string, unknown>;
+  switch (kind.kind) {
+    case "Pod":
+      out.metadata = pod.metadata;
+      out.spec = pod.spec;
+      break;
+    case "CronJob":
+      setAt(out, ["spec", "jobTemplate", "metadata"], pod.metadata);
+      setAt(out, ["spec", "jobTemplate", "spec", "template", "spec"], pod.spec);
+      break;
+    default:
+      setAt(out, ["spec", "template", "metadata"], pod.metadata);
+      setAt(out, ["spec", "template", "spec"], pod.spec);
+  }
+  return out as T;
+}
+
+/** The workload identity that templates and warnings use: name, namespace and type meta. */
+export interface DeployMeta {
+  name: string;
+  namespace: string;
+  typeMeta: TypeMeta;
+}
+
+/**
+ * The deploy meta of an injectable object: the top-level object's name, namespace and type meta;
+ * for a bare Pod, what Istio's `GetDeployMetaFromPod` (pkg/kube/util.go) derives from the pod.
+ */
+export function deployMetaOf(obj: unknown): DeployMeta {
+  const kind = workloadKind(obj);
+  if (kind?.kind === "Pod") return deployMetaFromPod(obj);
+  const meta = asObject(asObject(obj)?.metadata);
+  return { name: stringField(meta?.name), namespace: stringField(meta?.namespace), typeMeta: typeMetaOf(obj) };
+}
+
+const CRONJOB_NAME = /^(.+)-\d{8,10}$/;
+
+/**
+ * Istio's GetDeployMetaFromPod: a pod with a generated name and a controller owner reference is
+ * attributed to its controller (a ReplicaSet with the pod's `pod-template-hash` to its Deployment,
+ * an Argo Rollout's ReplicaSet to the Rollout, an OpenShift ReplicationController to its
+ * DeploymentConfig, a Job named `<cronjob>-<timestamp>` to its CronJob).
+ */
+export function deployMetaFromPod(pod: unknown): DeployMeta {
+  const meta = asObject(asObject(pod)?.metadata);
+  const podName = stringField(meta?.name);
+  const out: DeployMeta = {
+    name: podName,
+    namespace: stringField(meta?.namespace),
+    typeMeta: { kind: "Pod", apiVersion: "v1" },
+  };
+  const labels = asObject(meta?.labels) ?? {};
+  const label = (k: string): string => stringField(labels[k]);
+  if (stringField(meta?.generateName).length > 0) {
+    const refs = Array.isArray(meta?.ownerReferences) ? meta.ownerReferences : [];
+    const controller = refs.map(asObject).find((r) => r?.controller === true);
+    if (controller !== undefined) {
+      const refName = stringField(controller.name);
+      out.typeMeta = { apiVersion: stringField(controller.apiVersion), kind: stringField(controller.kind) };
+      out.name = refName;
+      const hash = label("pod-template-hash");
+      const rolloutsHash = label("rollouts-pod-template-hash");
+      if (out.typeMeta.kind === "ReplicaSet" && hash !== "" && refName.endsWith(hash)) {
+        out.name = trimSuffix(refName, `-${hash}`);
+        out.typeMeta.kind = "Deployment";
+      } else if (out.typeMeta.kind === "ReplicaSet" && rolloutsHash !== "" && refName.endsWith(rolloutsHash)) {
+        out.name = trimSuffix(refName, `-${rolloutsHash}`);
+        out.typeMeta = { kind: "Rollout", apiVersion: "v1alpha1" };
+      } else if (out.typeMeta.kind === "ReplicationController" && label("deploymentconfig") !== "") {
+        out.name = label("deploymentconfig");
+        out.typeMeta.kind = "DeploymentConfig";
+      } else if (out.typeMeta.kind === "Job") {
+        const m = CRONJOB_NAME.exec(refName);
+        if (m) {
+          out.name = m[1] as string;
+          out.typeMeta = { kind: "CronJob", apiVersion: "batch/v1" };
+        }
+      }
+    }
+  }
+  if (out.name === "") out.name = podName;
+  return out;
+}
+
+function trimSuffix(s: string, suffix: string): string {
+  return s.endsWith(suffix) ? s.slice(0, s.length - suffix.length) : s;
+}
+
+function nameOf(obj: unknown): string {
+  return stringField(asObject(asObject(obj)?.metadata)?.name);
+}
+
+function asObject(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function stringField(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/** The object at `path`, or a new empty object when something on the way is missing. */
+function readAt(root: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
+  let cur: Record<string, unknown> | undefined = root;
+  for (const key of path) cur = asObject(cur?.[key]);
+  return cur ?? {};
+}
+
+/** The object at `path`, created (as `{}`) where missing so the caller can fill it in. */
+function objectAt(root: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
+  let cur = root;
+  for (const key of path) {
+    let next = asObject(cur[key]);
+    if (next === undefined) {
+      next = {};
+      cur[key] = next;
+    }
+    cur = next;
+  }
+  return cur;
+}
+
+function setAt(root: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  const parent = objectAt(root, path.slice(0, -1));
+  parent[path[path.length - 1] as string] = value;
+}
+
+/** Everything kube-inject needs to know about one injectable document. */
+export interface WorkloadRef {
+  readonly kind: WorkloadKind;
+  /** The type meta templates and warnings use (from GetDeployMetaFromPod for a bare Pod). */
+  readonly typeMeta: TypeMeta;
+  readonly deployMeta: { readonly name: string; readonly namespace: string };
+  /** The pod parts, as {@link podOf} gives them (the object's own objects, not copies). */
+  readonly pod: PodParts;
+  /**
+   * The name Istio's kube-inject warnings quote: `<namespace>/<name>` (namespace of the top-level
+   * object; name of the pod template, else of the top-level object), or just the name.
+   */
+  readonly fullName: string;
+  /** A copy of the object with the pod replaced ({@link withPod}). */
+  withPod(pod: PodParts): Record<string, unknown>;
+}
+
+/**
+ * The workload view of a document: undefined when kube-inject copies it through. A List gives
+ * undefined unless `listsToo` is set; its ref then has empty pod parts and `withPod` throws
+ * (inject its items one by one instead).
+ */
+export function workloadOf(obj: unknown, options: { listsToo?: boolean } = {}): WorkloadRef | undefined {
+  const kind = workloadKind(obj);
+  if (kind === undefined) return undefined;
+  const o = obj as Record<string, unknown>;
+  if (kind.kind === "List") {
+    if (!options.listsToo) return undefined;
+    return {
+      kind,
+      typeMeta: typeMetaOf(o),
+      deployMeta: { name: nameOf(o), namespace: "" },
+      pod: { metadata: {}, spec: {} },
+      fullName: nameOf(o),
+      withPod: () => withPod(o, { metadata: {}, spec: {} }),
+    };
+  }
+  const pod = podOf(o) as PodParts;
+  const meta = deployMetaOf(o);
+  const name = stringField(pod.metadata.name) || meta.name;
+  return {
+    kind,
+    typeMeta: meta.typeMeta,
+    deployMeta: { name: meta.name, namespace: meta.namespace },
+    pod,
+    fullName: meta.namespace ? `${meta.namespace}/${name}` : name,
+    withPod: (p) => withPod(o, p),
+  };
+}

@@ -1,0 +1,844 @@
+/**
+ * YAML as Kubernetes reads and writes it (sigs.k8s.io/yaml over go-yaml v2).
+ *
+ * Reading: go-yaml v2 decodes the text with YAML 1.1 scalar rules (`yes`/`on`/`y` are booleans, `0777`
+ * is octal, timestamps stay text), then the value goes through JSON: map keys become strings and
+ * numbers become JSON numbers. The `yaml` package parses; one scalar resolver replaces its YAML 1.1
+ * tags so plain scalars resolve exactly as go-yaml's `resolve` does.
+ *
+ * Writing: `writeYaml` is `sigs.k8s.io/yaml.Marshal` of a JSON value — go-yaml v2's emitter with its
+ * defaults: keys in go-yaml's natural order, two-space indentation, block sequences not indented under
+ * a mapping key, scalar styles chosen by go-yaml's analysis (plain, then single quotes, then double
+ * quotes; `|` literal blocks for multi-line strings) and long scalars folded at spaces past column 80.
+ */
+
+import { type Document, parseAllDocuments, type ScalarTag, type Tags } from "yaml";
+import { formatFloat } from "../template/strconv.js";
+
+/** A YAML document that cannot be read, with go-yaml-like position information. */
+export class YamlError extends Error {
+  override name = "YamlError";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalar resolution (go-yaml v2 resolve.go)
+// ---------------------------------------------------------------------------------------------
+
+/** What a plain scalar means to go-yaml v2. */
+export type Resolved =
+  | { readonly tag: "str"; readonly value: string }
+  | { readonly tag: "null"; readonly value: null }
+  | { readonly tag: "bool"; readonly value: boolean }
+  | { readonly tag: "int"; readonly value: number; readonly text: string }
+  | { readonly tag: "float"; readonly value: number }
+  | { readonly tag: "timestamp"; readonly value: string };
+
+const WORDS = new Map<string, Resolved>();
+for (const w of ["y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"]) {
+  WORDS.set(w, { tag: "bool", value: true });
+}
+for (const w of ["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"]) {
+  WORDS.set(w, { tag: "bool", value: false });
+}
+for (const w of ["", "~", "null", "Null", "NULL"]) WORDS.set(w, { tag: "null", value: null });
+for (const w of [".nan", ".NaN", ".NAN"]) WORDS.set(w, { tag: "float", value: Number.NaN });
+for (const w of [".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"]) {
+  WORDS.set(w, { tag: "float", value: Number.POSITIVE_INFINITY });
+}
+for (const w of ["-.inf", "-.Inf", "-.INF"]) WORDS.set(w, { tag: "float", value: Number.NEGATIVE_INFINITY });
+
+/** Characters after which go-yaml tries more than the string reading (resolveTable). */
+function hintOf(c: string): "S" | "D" | "M" | "." | undefined {
+  if (c === "+" || c === "-") return "S";
+  if (c >= "0" && c <= "9") return "D";
+  if ("yYnNtTfFoO~".includes(c)) return "M";
+  if (c === ".") return ".";
+  return undefined;
+}
+
+/** strconv.ParseInt/ParseUint syntax with base 0 (any size: go-yaml falls back to big.Int). */
+const GO_INT = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/;
+/** go-yaml's yamlStyleFloat. */
+const YAML_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+const DOT_FLOAT = /^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/;
+/** Go time.Parse with go-yaml's allowed layouts (RFC 3339 with short fields, space-separated, date only). */
+const TIMESTAMP =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?(?:Z|[+-]\d{2}:\d{2})| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?)?$/;
+
+function isTimestamp(s: string): boolean {
+  const m = TIMESTAMP.exec(s);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const daysIn = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day > daysIn) return false;
+  const h = m[4] ?? m[7];
+  if (h !== undefined) {
+    const min = m[5] ?? m[8];
+    const sec = m[6] ?? m[9];
+    if (Number(h) > 23 || Number(min) > 59 || Number(sec) > 59) return false;
+  }
+  return true;
+}
+
+/** The meaning go-yaml v2 gives a plain (unquoted, untagged) scalar. */
+export function resolvePlain(text: string): Resolved {
+  const word = WORDS.get(text);
+  if (word !== undefined) return word;
+  const hint = hintOf(text.charAt(0));
+  if (hint === "." && DOT_FLOAT.test(text)) {
+    const v = Number(text);
+    if (Number.isFinite(v)) return { tag: "float", value: v };
+  }
+  if (hint === "D" || hint === "S") {
+    if (isTimestamp(text)) return { tag: "timestamp", value: text };
+    const plain = text.replaceAll("_", "");
+    if (GO_INT.test(plain)) return { tag: "int", value: goIntValue(plain), text: plain };
+    if (YAML_FLOAT.test(plain)) {
+      const v = Number(plain);
+      if (Number.isFinite(v)) return { tag: "float", value: v };
+    }
+  }
+  return { tag: "str", value: text };
+}
+
+function goIntValue(plain: string): number {
+  const negative = plain.startsWith("-");
+  const digits = plain.replace(/^[-+]/, "");
+  // BigInt() reads 0x/0o/0b prefixes but a bare leading 0 as decimal; Go reads it as octal.
+  const magnitude = /^0[0-7]+$/.test(digits) ? BigInt(`0o${digits.slice(1)}`) : BigInt(digits);
+  return Number(negative ? -magnitude : magnitude);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------
+
+/** Marks a YAML 1.1 timestamp: go-yaml hands it to interface{} targets as its text. */
+const GO_SCALAR_TAG = "tag:meshinject,2025:go-scalar";
+
+function goYamlTags(tags: Tags): Tags {
+  const resolver: ScalarTag = {
+    tag: GO_SCALAR_TAG,
+    default: true,
+    // Every plain scalar. A `<<` key still merges: the yaml package recognises it by its text.
+    test: /^[\s\S]*$/,
+    resolve: (text) => resolvePlain(text).value,
+  };
+  return [resolver, ...tags];
+}
+
+/**
+ * Reads one YAML document (the first, if the text holds several) into a JSON-shaped value the way
+ * `sigs.k8s.io/yaml.Unmarshal` into `interface{}` does. An empty document gives `null`.
+ */
+export function readYaml(text: string): unknown {
+  let docs: Document.Parsed[];
+  try {
+    docs = parseAllDocuments(text, {
+      version: "1.1",
+      customTags: goYamlTags,
+      merge: true,
+      uniqueKeys: false,
+      prettyErrors: true,
+    }) as Document.Parsed[];
+  } catch (e) {
+    throw new YamlError(`yaml: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!Array.isArray(docs)) docs = [docs as Document.Parsed];
+  const doc = docs[0];
+  if (doc === undefined) return null;
+  const err = doc.errors[0];
+  if (err !== undefined) {
+    const pos = err.linePos?.[0];
+    const where = pos ? `line ${pos.line}, column ${pos.col}: ` : "";
+    const message = (err.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+    throw new YamlError(`yaml: ${where}${message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ mapAsMap: true, maxAliasCount: 10000 });
+  } catch (e) {
+    throw new YamlError(`yaml: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return toJSON(raw, "");
+}
+
+/** Converts a decoded YAML value to what JSON would carry (sigs.k8s.io/yaml's convertToJSONableObject). */
+function toJSON(v: unknown, path: string): unknown {
+  if (v === null || v === undefined) return null;
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return v;
+    case "number":
+      if (!Number.isFinite(v)) {
+        throw new YamlError(
+          `${where(path)}json: unsupported value: ${Number.isNaN(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf"}`,
+        );
+      }
+      return v;
+    case "bigint":
+      return Number(v);
+  }
+  if (v instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [k, value] of v) {
+      const key = jsonKey(k, path);
+      const child = toJSON(value, path ? `${path}.${key}` : key);
+      Object.defineProperty(out, key, { value: child, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  if (v instanceof Set) {
+    const out: Record<string, unknown> = {};
+    for (const k of v) out[jsonKey(k, path)] = null;
+    return out;
+  }
+  if (Array.isArray(v)) return v.map((item, i) => toJSON(item, `${path}[${i}]`));
+  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+  if (v instanceof Date) return v.toISOString();
+  throw new YamlError(`${where(path)}unsupported YAML value`);
+}
+
+function jsonKey(k: unknown, path: string): string {
+  switch (typeof k) {
+    case "string":
+      return k;
+    case "boolean":
+      return String(k);
+    case "bigint":
+      return k.toString();
+    case "number":
+      if (Number.isNaN(k)) return ".nan";
+      if (!Number.isFinite(k)) return k > 0 ? ".inf" : "-.inf";
+      return Number.isInteger(k) ? String(k) : formatFloat(k, "g", -1, 32);
+  }
+  throw new YamlError(`${where(path)}unsupported map key of type ${k === null ? "<nil>" : typeof k}`);
+}
+
+function where(path: string): string {
+  return path ? `${path}: ` : "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing (go-yaml v2 emitterc.go, for the events that JSONToYAML produces)
+// ---------------------------------------------------------------------------------------------
+
+const BEST_INDENT = 2;
+const BEST_WIDTH = 80;
+
+/** Writes a JSON-shaped value as `sigs.k8s.io/yaml.Marshal` does (always ends with a newline). */
+export function writeYaml(value: unknown): string {
+  const e = new Emitter();
+  e.node(toEmittable(value), { root: true, sequence: false, mapping: false, simpleKey: false });
+  e.writeIndent();
+  return e.out.join("");
+}
+
+/** Go-yaml's order for the string keys of a map (sorter.go: digit runs compare as numbers). */
+export function compareYamlKeys(a: string, b: string): number {
+  if (a === b) return 0;
+  return yamlKeyLess(a, b) ? -1 : 1;
+}
+
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{Nd}/u;
+
+function yamlKeyLess(a: string, b: string): boolean {
+  const ar = Array.from(a);
+  const br = Array.from(b);
+  for (let i = 0; i < ar.length && i < br.length; i++) {
+    const x = ar[i] as string;
+    const y = br[i] as string;
+    if (x === y) continue;
+    const al = LETTER.test(x);
+    const bl = LETTER.test(y);
+    if (al && bl) return cp(x) < cp(y);
+    if (al || bl) return bl;
+    let an = 0;
+    let bn = 0;
+    if (x === "0" || y === "0") {
+      for (let j = i - 1; j >= 0 && DIGIT.test(ar[j] as string); j--) {
+        if (ar[j] !== "0") {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    for (; ai < ar.length && DIGIT.test(ar[ai] as string); ai++) an = an * 10 + (cp(ar[ai] as string) - 48);
+    let bi = i;
+    for (; bi < br.length && DIGIT.test(br[bi] as string); bi++) bn = bn * 10 + (cp(br[bi] as string) - 48);
+    if (an !== bn) return an < bn;
+    if (ai !== bi) return ai < bi;
+    return cp(x) < cp(y);
+  }
+  return ar.length < br.length;
+}
+
+function cp(c: string): number {
+  return c.codePointAt(0) ?? 0;
+}
+
+/** What the emitter sees: JSON re-read by go-yaml (numbers become int or float64 by their text). */
+type Emittable =
+  | { kind: "scalar"; text: string; style: "plain" | "double" | "literal" }
+  | { kind: "seq"; items: Emittable[] }
+  | { kind: "map"; entries: [Emittable & { kind: "scalar" }, Emittable][] };
+
+function toEmittable(v: unknown): Emittable {
+  if (v === null || v === undefined) return { kind: "scalar", text: "null", style: "plain" };
+  switch (typeof v) {
+    case "boolean":
+      return { kind: "scalar", text: v ? "true" : "false", style: "plain" };
+    case "number":
+      return { kind: "scalar", text: numberText(v), style: "plain" };
+    case "bigint":
+      return { kind: "scalar", text: v.toString(), style: "plain" };
+    case "string":
+      return stringScalar(v);
+  }
+  if (Array.isArray(v)) return { kind: "seq", items: v.map(toEmittable) };
+  if (typeof v === "object") {
+    const obj = v as Record<string, unknown>;
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort(compareYamlKeys);
+    return { kind: "map", entries: keys.map((k) => [stringScalar(k), toEmittable(obj[k])]) };
+  }
+  throw new TypeError(`writeYaml: cannot marshal ${typeof v}`);
+}
+
+/** A JSON number as go-yaml prints it after reading the JSON text back (int, uint or float64). */
+function numberText(v: number): string {
+  if (Number.isNaN(v)) return ".nan";
+  if (!Number.isFinite(v)) return v > 0 ? ".inf" : "-.inf";
+  if (Number.isInteger(v) && Math.abs(v) < 2 ** 64 && !(v < 0 && v < -(2 ** 63))) {
+    return Object.is(v, -0) ? "0" : BigInt(v).toString();
+  }
+  return formatFloat(v, "g", -1, 64);
+}
+
+/** go-yaml's encoder.stringv: quote what would read back as another type. */
+function stringScalar(s: string): Emittable & { kind: "scalar" } {
+  if (s.includes("\n")) return { kind: "scalar", text: s, style: "literal" };
+  const canUsePlain = resolvePlain(s).tag === "str" && !isBase60Float(s);
+  return { kind: "scalar", text: s, style: canUsePlain ? "plain" : "double" };
+}
+
+const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+
+function isBase60Float(s: string): boolean {
+  const c = s.charAt(0);
+  if (!(c === "+" || c === "-" || (c >= "0" && c <= "9")) || !s.includes(":")) return false;
+  return BASE60_FLOAT.test(s);
+}
+
+interface Context {
+  root: boolean;
+  sequence: boolean;
+  mapping: boolean;
+  simpleKey: boolean;
+}
+
+interface Analysis {
+  multiline: boolean;
+  flowPlainAllowed: boolean;
+  blockPlainAllowed: boolean;
+  singleQuotedAllowed: boolean;
+  blockAllowed: boolean;
+}
+
+function isPrintable(c: number): boolean {
+  return (
+    c === 0x0a || (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff)
+  );
+}
+
+function isBreak(c: number | undefined): boolean {
+  return c === 0x0d || c === 0x0a || c === 0x85 || c === 0x2028 || c === 0x2029;
+}
+
+function isBlank(c: number | undefined): boolean {
+  return c === 0x20 || c === 0x09;
+}
+
+function isBlankZ(c: number | undefined): boolean {
+  return c === undefined || c === 0 || isBlank(c) || isBreak(c);
+}
+
+function utf8Length(s: string): number {
+  return Buffer.byteLength(s, "utf8");
+}
+
+/** yaml_emitter_analyze_scalar. */
+function analyzeScalar(value: string): Analysis {
+  const cps = Array.from(value, cp);
+  if (cps.length === 0) {
+    return {
+      multiline: false,
+      flowPlainAllowed: false,
+      blockPlainAllowed: true,
+      singleQuotedAllowed: true,
+      blockAllowed: false,
+    };
+  }
+  let blockIndicators = false;
+  let flowIndicators = false;
+  let lineBreaks = false;
+  let specialCharacters = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let previousSpace = false;
+  let previousBreak = false;
+  if (value.startsWith("---") || value.startsWith("...")) {
+    blockIndicators = true;
+    flowIndicators = true;
+  }
+  let precededByWhitespace = true;
+  const n = cps.length;
+  for (let i = 0; i < n; i++) {
+    const c = cps[i] as number;
+    const followedByWhitespace = i + 1 >= n || isBlank(cps[i + 1]);
+    const ch = String.fromCodePoint(c);
+    if (i === 0) {
+      if ("#,[]{}&*!|>'\"%@`".includes(ch)) {
+        flowIndicators = true;
+        blockIndicators = true;
+      } else if (ch === "?" || ch === ":") {
+        flowIndicators = true;
+        if (followedByWhitespace) blockIndicators = true;
+      } else if (ch === "-") {
+        if (followedByWhitespace) {
+          flowIndicators = true;
+          blockIndicators = true;
+        }
+      }
+    } else if (",?[]{}".includes(ch)) {
+      flowIndicators = true;
+    } else if (ch === ":") {
+      flowIndicators = true;
+      if (followedByWhitespace) blockIndicators = true;
+    } else if (ch === "#") {
+      if (precededByWhitespace) {
+        flowIndicators = true;
+        blockIndicators = true;
+      }
+    }
+    if (!isPrintable(c)) specialCharacters = true;
+    if (c === 0x20) {
+      if (i === 0) leadingSpace = true;
+      if (i === n - 1) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreak(c)) {
+      lineBreaks = true;
+      if (i === 0) leadingBreak = true;
+      if (i === n - 1) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = isBlankZ(c);
+  }
+  const a: Analysis = {
+    multiline: lineBreaks,
+    flowPlainAllowed: true,
+    blockPlainAllowed: true,
+    singleQuotedAllowed: true,
+    blockAllowed: true,
+  };
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) {
+    a.flowPlainAllowed = false;
+    a.blockPlainAllowed = false;
+  }
+  if (trailingSpace) a.blockAllowed = false;
+  if (breakSpace) {
+    a.flowPlainAllowed = false;
+    a.blockPlainAllowed = false;
+    a.singleQuotedAllowed = false;
+  }
+  if (spaceBreak || specialCharacters) {
+    a.flowPlainAllowed = false;
+    a.blockPlainAllowed = false;
+    a.singleQuotedAllowed = false;
+    a.blockAllowed = false;
+  }
+  if (lineBreaks) {
+    a.flowPlainAllowed = false;
+    a.blockPlainAllowed = false;
+  }
+  if (flowIndicators) a.flowPlainAllowed = false;
+  if (blockIndicators) a.blockPlainAllowed = false;
+  return a;
+}
+
+/** The parts of go-yaml's emitter state that the JSON-to-YAML events exercise. */
+class Emitter {
+  readonly out: string[] = [];
+  private column = 0;
+  private indent = -1;
+  private readonly indents: number[] = [];
+  private whitespace = true;
+  private indention = true;
+  private flowLevel = 0;
+  private ctx: Context = { root: false, sequence: false, mapping: false, simpleKey: false };
+
+  private put(s: string): void {
+    this.out.push(s);
+    this.column++;
+  }
+
+  private putBreak(): void {
+    this.out.push("\n");
+    this.column = 0;
+  }
+
+  private writeAll(s: string): void {
+    for (const ch of s) this.put(ch);
+  }
+
+  private increaseIndent(flow: boolean, indentless: boolean): void {
+    this.indents.push(this.indent);
+    if (this.indent < 0) this.indent = flow ? BEST_INDENT : 0;
+    else if (!indentless) this.indent += BEST_INDENT;
+  }
+
+  private popIndent(): void {
+    this.indent = this.indents.pop() ?? -1;
+  }
+
+  writeIndent(): void {
+    const indent = Math.max(this.indent, 0);
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
+    while (this.column < indent) this.put(" ");
+    this.whitespace = true;
+    this.indention = true;
+  }
+
+  private writeIndicator(ind: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+    if (needWhitespace && !this.whitespace) this.put(" ");
+    this.writeAll(ind);
+    this.whitespace = isWhitespace;
+    this.indention = this.indention && isIndention;
+  }
+
+  node(n: Emittable, ctx: Context): void {
+    this.ctx = ctx;
+    switch (n.kind) {
+      case "scalar":
+        this.scalar(n);
+        return;
+      case "seq":
+        if (this.flowLevel > 0 || n.items.length === 0) this.flowSequence(n.items);
+        else this.blockSequence(n.items);
+        return;
+      case "map":
+        if (this.flowLevel > 0 || n.entries.length === 0) this.flowMapping(n.entries);
+        else this.blockMapping(n.entries);
+        return;
+    }
+  }
+
+  private blockSequence(items: Emittable[]): void {
+    this.increaseIndent(false, this.ctx.mapping && !this.indention);
+    for (const item of items) {
+      this.writeIndent();
+      this.writeIndicator("-", true, false, true);
+      this.node(item, { root: false, sequence: true, mapping: false, simpleKey: false });
+    }
+    this.popIndent();
+  }
+
+  private blockMapping(entries: [Emittable & { kind: "scalar" }, Emittable][]): void {
+    this.increaseIndent(false, false);
+    for (const [k, v] of entries) {
+      this.writeIndent();
+      if (isSimpleKey(k)) {
+        this.node(k, { root: false, sequence: false, mapping: true, simpleKey: true });
+        this.writeIndicator(":", false, false, false);
+      } else {
+        this.writeIndicator("?", true, false, true);
+        this.node(k, { root: false, sequence: false, mapping: true, simpleKey: false });
+        this.writeIndent();
+        this.writeIndicator(":", true, false, true);
+      }
+      this.node(v, { root: false, sequence: false, mapping: true, simpleKey: false });
+    }
+    this.popIndent();
+  }
+
+  private flowSequence(items: Emittable[]): void {
+    this.writeIndicator("[", true, true, false);
+    this.increaseIndent(true, false);
+    this.flowLevel++;
+    let first = true;
+    for (const item of items) {
+      if (!first) this.writeIndicator(",", false, false, false);
+      if (this.column > BEST_WIDTH) this.writeIndent();
+      this.node(item, { root: false, sequence: true, mapping: false, simpleKey: false });
+      first = false;
+    }
+    this.flowLevel--;
+    this.popIndent();
+    this.writeIndicator("]", false, false, false);
+  }
+
+  private flowMapping(entries: [Emittable & { kind: "scalar" }, Emittable][]): void {
+    this.writeIndicator("{", true, true, false);
+    this.increaseIndent(true, false);
+    this.flowLevel++;
+    let first = true;
+    for (const [k, v] of entries) {
+      if (!first) this.writeIndicator(",", false, false, false);
+      if (this.column > BEST_WIDTH) this.writeIndent();
+      if (isSimpleKey(k)) {
+        this.node(k, { root: false, sequence: false, mapping: true, simpleKey: true });
+        this.writeIndicator(":", false, false, false);
+      } else {
+        this.writeIndicator("?", true, false, false);
+        this.node(k, { root: false, sequence: false, mapping: true, simpleKey: false });
+        if (this.column > BEST_WIDTH) this.writeIndent();
+        this.writeIndicator(":", true, false, false);
+      }
+      this.node(v, { root: false, sequence: false, mapping: true, simpleKey: false });
+      first = false;
+    }
+    this.flowLevel--;
+    this.popIndent();
+    this.writeIndicator("}", false, false, false);
+  }
+
+  private scalar(n: { text: string; style: "plain" | "double" | "literal" }): void {
+    const a = analyzeScalar(n.text);
+    let style: "plain" | "single" | "double" | "literal" = n.style;
+    if (this.ctx.simpleKey && a.multiline) style = "double";
+    if (style === "plain") {
+      if ((this.flowLevel > 0 && !a.flowPlainAllowed) || (this.flowLevel === 0 && !a.blockPlainAllowed)) {
+        style = "single";
+      }
+      if (n.text.length === 0 && (this.flowLevel > 0 || this.ctx.simpleKey)) style = "single";
+    }
+    if (style === "single" && !a.singleQuotedAllowed) style = "double";
+    if (style === "literal" && (!a.blockAllowed || this.flowLevel > 0 || this.ctx.simpleKey)) style = "double";
+    this.increaseIndent(true, false);
+    const allowBreaks = !this.ctx.simpleKey;
+    switch (style) {
+      case "plain":
+        this.writePlain(n.text, allowBreaks);
+        break;
+      case "single":
+        this.writeSingleQuoted(n.text, allowBreaks);
+        break;
+      case "double":
+        this.writeDoubleQuoted(n.text, allowBreaks);
+        break;
+      case "literal":
+        this.writeLiteral(n.text);
+        break;
+    }
+    this.popIndent();
+  }
+
+  /** write_break: a line feed becomes the emitter's break; other breaks are copied. */
+  private writeBreak(ch: string): void {
+    if (ch === "\n") this.putBreak();
+    else {
+      this.out.push(ch);
+      this.column = 0;
+    }
+  }
+
+  private writePlain(value: string, allowBreaks: boolean): void {
+    if (!this.whitespace) this.put(" ");
+    const chars = Array.from(value);
+    let spaces = false;
+    let breaks = false;
+    for (let i = 0; i < chars.length; i++) {
+      const ch = chars[i] as string;
+      if (ch === " ") {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && chars[i + 1] !== " ") this.writeIndent();
+        else this.put(ch);
+        spaces = true;
+      } else if (isBreak(cp(ch))) {
+        if (!breaks && ch === "\n") this.putBreak();
+        this.writeBreak(ch);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        this.put(ch);
+        this.indention = false;
+        spaces = false;
+        breaks = false;
+      }
+    }
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeSingleQuoted(value: string, allowBreaks: boolean): void {
+    this.writeIndicator("'", true, false, false);
+    const chars = Array.from(value);
+    const last = utf8Length(value) - 1;
+    let bytePos = 0;
+    let spaces = false;
+    let breaks = false;
+    for (let i = 0; i < chars.length; i++) {
+      const ch = chars[i] as string;
+      if (ch === " ") {
+        if (
+          allowBreaks &&
+          !spaces &&
+          this.column > BEST_WIDTH &&
+          bytePos > 0 &&
+          bytePos < last &&
+          chars[i + 1] !== " "
+        ) {
+          this.writeIndent();
+        } else this.put(ch);
+        spaces = true;
+      } else if (isBreak(cp(ch))) {
+        if (!breaks && ch === "\n") this.putBreak();
+        this.writeBreak(ch);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        if (ch === "'") this.put("'");
+        this.put(ch);
+        this.indention = false;
+        spaces = false;
+        breaks = false;
+      }
+      bytePos += utf8Length(ch);
+    }
+    this.writeIndicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeDoubleQuoted(value: string, allowBreaks: boolean): void {
+    this.writeIndicator('"', true, false, false);
+    const chars = Array.from(value);
+    const bom = value.startsWith("\ufeff");
+    const last = utf8Length(value) - 1;
+    let bytePos = 0;
+    let spaces = false;
+    for (let i = 0; i < chars.length; i++) {
+      const ch = chars[i] as string;
+      const c = cp(ch);
+      if (!isPrintable(c) || bom || isBreak(c) || ch === '"' || ch === "\\") {
+        this.put("\\");
+        this.writeAll(escapeFor(c));
+        spaces = false;
+      } else if (ch === " ") {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && bytePos > 0 && bytePos < last) {
+          this.writeIndent();
+          if (chars[i + 1] === " ") this.put("\\");
+        } else this.put(ch);
+        spaces = true;
+      } else {
+        this.put(ch);
+        spaces = false;
+      }
+      bytePos += utf8Length(ch);
+    }
+    this.writeIndicator('"', false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writeLiteral(value: string): void {
+    this.writeIndicator("|", true, false, false);
+    this.writeBlockScalarHints(value);
+    this.putBreak();
+    this.indention = true;
+    this.whitespace = true;
+    let breaks = true;
+    for (const ch of value) {
+      if (isBreak(cp(ch))) {
+        this.writeBreak(ch);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.writeIndent();
+        this.put(ch);
+        this.indention = false;
+        breaks = false;
+      }
+    }
+  }
+
+  private writeBlockScalarHints(value: string): void {
+    const chars = Array.from(value);
+    const first = chars[0];
+    if (first !== undefined && (first === " " || isBreak(cp(first)))) {
+      this.writeIndicator(String(BEST_INDENT), false, false, false);
+    }
+    let chomp = "";
+    if (chars.length === 0) chomp = "-";
+    else {
+      const lastChar = chars[chars.length - 1] as string;
+      if (!isBreak(cp(lastChar))) chomp = "-";
+      else if (chars.length === 1) chomp = "+";
+      else if (isBreak(cp(chars[chars.length - 2] as string))) chomp = "+";
+    }
+    if (chomp) this.writeIndicator(chomp, false, false, false);
+  }
+}
+
+function isSimpleKey(k: { text: string }): boolean {
+  return !analyzeScalar(k.text).multiline && utf8Length(k.text) <= 128;
+}
+
+function escapeFor(c: number): string {
+  switch (c) {
+    case 0x00:
+      return "0";
+    case 0x07:
+      return "a";
+    case 0x08:
+      return "b";
+    case 0x09:
+      return "t";
+    case 0x0a:
+      return "n";
+    case 0x0b:
+      return "v";
+    case 0x0c:
+      return "f";
+    case 0x0d:
+      return "r";
+    case 0x1b:
+      return "e";
+    case 0x22:
+      return '"';
+    case 0x5c:
+      return "\\";
+    case 0x85:
+      return "N";
+    case 0xa0:
+      return "_";
+    case 0x2028:
+      return "L";
+    case 0x2029:
+      return "P";
+  }
+  const hex = c.toString(16).toUpperCase();
+  if (c <= 0xff) return `x${hex.padStart(2, "0")}`;
+  if (c <= 0xffff) return `u${hex.padStart(4, "0")}`;
+  return `U${hex.padStart(8, "0")}`;
+}

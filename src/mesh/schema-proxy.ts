@@ -1,0 +1,193 @@
+/**
+ * istio.mesh.v1alpha1 proxy.proto (ProxyConfig and what it reaches) as data, fields in declaration
+ * order, plus the two small networking messages it uses (ClientTLSSettings, ProxyImage).
+ * Source: istio/api mesh/v1alpha1/proxy.proto (the generated descriptor of the 1.2x API).
+ */
+import { type EnumDef, enumeration, field as f, type MessageDef, message } from "./schema-types.js";
+
+const BOOL = "wrapper:BoolValue" as const;
+
+export const proxyMessages: readonly MessageDef[] = [
+  message("Tracing", [
+    f("zipkin", "message:Tracing.Zipkin", { oneof: "tracer" }),
+    f("lightstep", "message:Tracing.Lightstep", { oneof: "tracer" }),
+    f("datadog", "message:Tracing.Datadog", { oneof: "tracer" }),
+    f("stackdriver", "message:Tracing.Stackdriver", { oneof: "tracer" }),
+    f("open_census_agent", "message:Tracing.OpenCensusAgent", { oneof: "tracer" }),
+    f("custom_tags", "message:Tracing.CustomTag", { map: true }),
+    f("max_path_tag_length", "uint32"),
+    f("sampling", "double"),
+    f("tls_settings", "message:networking.v1alpha3.ClientTLSSettings"),
+    f("enable_istio_tags", BOOL),
+  ]),
+  message("Tracing.Zipkin", [f("address", "string")]),
+  message("Tracing.Lightstep", [f("address", "string"), f("access_token", "string")]),
+  message("Tracing.Datadog", [f("address", "string")]),
+  message("Tracing.Stackdriver", [
+    f("debug", "bool"),
+    f("max_number_of_attributes", "wrapper:Int64Value"),
+    f("max_number_of_annotations", "wrapper:Int64Value"),
+    f("max_number_of_message_events", "wrapper:Int64Value"),
+  ]),
+  message("Tracing.OpenCensusAgent", [
+    f("address", "string"),
+    f("context", "enum:Tracing.OpenCensusAgent.TraceContext", { repeated: true }),
+  ]),
+  message("Tracing.CustomTag", [
+    f("literal", "message:Tracing.Literal", { oneof: "type" }),
+    f("environment", "message:Tracing.Environment", { oneof: "type" }),
+    f("header", "message:Tracing.RequestHeader", { oneof: "type" }),
+  ]),
+  message("Tracing.Literal", [f("value", "string")]),
+  message("Tracing.Environment", [f("name", "string"), f("default_value", "string")]),
+  message("Tracing.RequestHeader", [f("name", "string"), f("default_value", "string")]),
+  message("SDS", [f("enabled", "bool"), f("k8s_sa_jwt_path", "string")]),
+  message("Topology", [
+    f("num_trusted_proxies", "uint32"),
+    f("forward_client_cert_details", "enum:ForwardClientCertDetails"),
+    f("proxy_protocol", "message:Topology.ProxyProtocolConfiguration"),
+  ]),
+  message("Topology.ProxyProtocolConfiguration", []),
+  message("PrivateKeyProvider", [
+    f("cryptomb", "message:PrivateKeyProvider.CryptoMb", { oneof: "provider" }),
+    f("qat", "message:PrivateKeyProvider.QAT", { oneof: "provider" }),
+  ]),
+  message("PrivateKeyProvider.CryptoMb", [f("poll_delay", "duration"), f("fallback", BOOL)]),
+  message("PrivateKeyProvider.QAT", [f("poll_delay", "duration"), f("fallback", BOOL)]),
+  message("ProxyConfig", [
+    f("config_path", "string"),
+    f("binary_path", "string"),
+    f("service_cluster", "string", { oneof: "cluster_name" }),
+    f("tracing_service_name", "enum:ProxyConfig.TracingServiceName", { oneof: "cluster_name" }),
+    f("drain_duration", "duration"),
+    f("discovery_address", "string"),
+    f("discovery_refresh_delay", "duration"),
+    f("zipkin_address", "string"),
+    f("statsd_udp_address", "string"),
+    f("envoy_metrics_service_address", "string"),
+    f("proxy_admin_port", "int32"),
+    f("availability_zone", "string"),
+    f("control_plane_auth_policy", "enum:AuthenticationPolicy"),
+    f("custom_config_file", "string"),
+    f("stat_name_length", "int32"),
+    f("concurrency", "wrapper:Int32Value"),
+    f("proxy_bootstrap_template_path", "string"),
+    f("interception_mode", "enum:ProxyConfig.InboundInterceptionMode"),
+    f("tracing", "message:Tracing"),
+    f("sds", "message:SDS"),
+    f("envoy_access_log_service", "message:RemoteService"),
+    f("envoy_metrics_service", "message:RemoteService"),
+    f("proxy_metadata", "string", { map: true }),
+    f("runtime_values", "string", { map: true }),
+    f("status_port", "int32"),
+    f("extra_stat_tags", "string", { repeated: true }),
+    f("gateway_topology", "message:Topology"),
+    f("termination_drain_duration", "duration"),
+    f("mesh_id", "string"),
+    f("readiness_probe", "raw", { rawGoType: "*v1alpha3.ReadinessProbe" }),
+    f("proxy_stats_matcher", "message:ProxyConfig.ProxyStatsMatcher"),
+    f("hold_application_until_proxy_starts", BOOL),
+    f("ca_certificates_pem", "string", { repeated: true }),
+    f("image", "message:networking.v1beta1.ProxyImage"),
+    f("private_key_provider", "message:PrivateKeyProvider"),
+    f("proxy_headers", "message:ProxyConfig.ProxyHeaders"),
+    // Newer API additions (agent file flushing), declared after proxy_headers.
+    f("file_flush_interval", "duration"),
+    f("file_flush_min_size_kb", "uint32"),
+  ]),
+  message("ProxyConfig.ProxyStatsMatcher", [
+    f("inclusion_prefixes", "string", { repeated: true }),
+    f("inclusion_suffixes", "string", { repeated: true }),
+    f("inclusion_regexps", "string", { repeated: true }),
+  ]),
+  message("ProxyConfig.ProxyHeaders", [
+    f("forwarded_client_cert", "enum:ForwardClientCertDetails"),
+    f("set_current_client_cert_details", "message:ProxyConfig.ProxyHeaders.SetCurrentClientCertDetails"),
+    f("request_id", "message:ProxyConfig.ProxyHeaders.RequestId"),
+    f("server", "message:ProxyConfig.ProxyHeaders.Server"),
+    f("attempt_count", "message:ProxyConfig.ProxyHeaders.AttemptCount"),
+    f("envoy_debug_headers", "message:ProxyConfig.ProxyHeaders.EnvoyDebugHeaders"),
+    f("metadata_exchange_headers", "message:ProxyConfig.ProxyHeaders.MetadataExchangeHeaders"),
+    f("preserve_http1_header_case", BOOL),
+    f("x_forwarded_host", "message:ProxyConfig.ProxyHeaders.XForwardedHost"),
+    f("x_forwarded_port", "message:ProxyConfig.ProxyHeaders.XForwardedPort"),
+  ]),
+  message("ProxyConfig.ProxyHeaders.Server", [f("disabled", BOOL), f("value", "string")]),
+  message("ProxyConfig.ProxyHeaders.RequestId", [f("disabled", BOOL)]),
+  message("ProxyConfig.ProxyHeaders.AttemptCount", [f("disabled", BOOL)]),
+  message("ProxyConfig.ProxyHeaders.XForwardedHost", [f("enabled", BOOL)]),
+  message("ProxyConfig.ProxyHeaders.XForwardedPort", [f("enabled", BOOL)]),
+  message("ProxyConfig.ProxyHeaders.EnvoyDebugHeaders", [f("disabled", BOOL)]),
+  message("ProxyConfig.ProxyHeaders.MetadataExchangeHeaders", [
+    f("mode", "enum:ProxyConfig.ProxyHeaders.MetadataExchangeMode"),
+  ]),
+  message("ProxyConfig.ProxyHeaders.SetCurrentClientCertDetails", [
+    f("subject", BOOL),
+    f("cert", BOOL),
+    f("chain", BOOL),
+    f("dns", BOOL),
+    f("uri", BOOL),
+  ]),
+  message("RemoteService", [
+    f("address", "string"),
+    f("tls_settings", "message:networking.v1alpha3.ClientTLSSettings"),
+    f("tcp_keepalive", "raw", { rawGoType: "*v1alpha3.ConnectionPoolSettings_TCPSettings_TcpKeepalive" }),
+  ]),
+  // networking/v1alpha3/destination_rule.proto
+  message("networking.v1alpha3.ClientTLSSettings", [
+    f("mode", "enum:networking.v1alpha3.ClientTLSSettings.TLSmode"),
+    f("client_certificate", "string"),
+    f("private_key", "string"),
+    f("ca_certificates", "string"),
+    f("credential_name", "string"),
+    f("subject_alt_names", "string", { repeated: true }),
+    f("sni", "string"),
+    f("insecure_skip_verify", BOOL),
+    f("ca_crl", "string"),
+  ]),
+  // networking/v1beta1/proxy_config.proto
+  message("networking.v1beta1.ProxyImage", [f("image_type", "string")]),
+];
+
+export const proxyEnums: readonly EnumDef[] = [
+  enumeration("AuthenticationPolicy", [
+    ["NONE", 0],
+    ["MUTUAL_TLS", 1],
+    ["INHERIT", 1000],
+  ]),
+  enumeration("ForwardClientCertDetails", [
+    ["UNDEFINED", 0],
+    ["SANITIZE", 1],
+    ["FORWARD_ONLY", 2],
+    ["APPEND_FORWARD", 3],
+    ["SANITIZE_SET", 4],
+    ["ALWAYS_FORWARD_ONLY", 5],
+  ]),
+  enumeration("Tracing.OpenCensusAgent.TraceContext", [
+    ["UNSPECIFIED", 0],
+    ["W3C_TRACE_CONTEXT", 1],
+    ["GRPC_BIN", 2],
+    ["CLOUD_TRACE_CONTEXT", 3],
+    ["B3", 4],
+  ]),
+  enumeration("ProxyConfig.TracingServiceName", [
+    ["APP_LABEL_AND_NAMESPACE", 0],
+    ["CANONICAL_NAME_ONLY", 1],
+    ["CANONICAL_NAME_AND_NAMESPACE", 2],
+  ]),
+  enumeration("ProxyConfig.InboundInterceptionMode", [
+    ["REDIRECT", 0],
+    ["TPROXY", 1],
+    ["NONE", 2],
+  ]),
+  enumeration("ProxyConfig.ProxyHeaders.MetadataExchangeMode", [
+    ["UNDEFINED", 0],
+    ["IN_MESH", 1],
+  ]),
+  enumeration("networking.v1alpha3.ClientTLSSettings.TLSmode", [
+    ["DISABLE", 0],
+    ["SIMPLE", 1],
+    ["MUTUAL", 2],
+    ["ISTIO_MUTUAL", 3],
+  ]),
+];

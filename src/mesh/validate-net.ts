@@ -1,0 +1,126 @@
+/**
+ * The address and name checks of Istio's agent validation (pkg/config/validation/agent): host:port
+ * splitting as Go's net.SplitHostPort, ports, DNS-1123 labels and FQDNs, IP addresses. Each returns an
+ * error message (Go's text) or undefined.
+ */
+import { isIP } from "node:net";
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const WILDCARD_DNS1123_LABEL = /^(\*|(\*|\*-)?[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
+
+export function isDNS1123Label(s: string): boolean {
+  return s.length <= 63 && DNS1123_LABEL.test(s);
+}
+
+export function isWildcardDNS1123Label(s: string): boolean {
+  return s.length <= 63 && WILDCARD_DNS1123_LABEL.test(s);
+}
+
+/** Go's strconv.Quote for printable text. */
+const q = (s: string): string => JSON.stringify(s);
+
+/** net.SplitHostPort: [host, port] or Go's AddrError text. */
+export function splitHostPort(hostport: string): [string, string] | string {
+  const err = (why: string) => `address ${hostport}: ${why}`;
+  const i = hostport.lastIndexOf(":");
+  if (i < 0) return err("missing port in address");
+  let host: string;
+  let j = 0;
+  let k = 0;
+  if (hostport.startsWith("[")) {
+    const end = hostport.indexOf("]");
+    if (end < 0) return err("missing ']' in address");
+    if (end + 1 === hostport.length) return err("missing port in address");
+    if (end + 1 !== i) return err(hostport[end + 1] === ":" ? "too many colons in address" : "missing port in address");
+    host = hostport.slice(1, end);
+    j = 1;
+    k = end + 1;
+  } else {
+    host = hostport.slice(0, i);
+    if (host.includes(":")) return err("too many colons in address");
+  }
+  if (hostport.slice(j).includes("[")) return err("unexpected '[' in address");
+  if (hostport.slice(k).includes("]")) return err("unexpected ']' in address");
+  return [host, hostport.slice(i + 1)];
+}
+
+/** strconv.Atoi: the number, or Go's error text. */
+export function atoi(s: string): number | string {
+  if (!/^[+-]?[0-9]+$/.test(s)) return `strconv.Atoi: parsing ${q(s)}: invalid syntax`;
+  const n = Number(s);
+  if (!Number.isSafeInteger(n)) return `strconv.Atoi: parsing ${q(s)}: value out of range`;
+  return n;
+}
+
+export function validatePort(port: number): string | undefined {
+  return port >= 1 && port <= 65535 ? undefined : `port number ${port} must be in the range 1..65535`;
+}
+
+function checkDNS1123Preconditions(name: string): string | undefined {
+  if (name.length > 255) return `domain name ${q(name)} too long (max 255)`;
+  if (name.length === 0) return "empty domain name not allowed";
+  return undefined;
+}
+
+export function validateDNS1123Labels(domain: string): string | undefined {
+  const parts = domain.split(".");
+  const tld = parts[parts.length - 1] as string;
+  if (typeof atoi(tld) === "number") {
+    return `domain name ${q(domain)} invalid (top level domain ${q(tld)} cannot be all-numeric)`;
+  }
+  for (let i = 0; i < parts.length; i++) {
+    const label = parts[i] as string;
+    if (i === parts.length - 1 && label === "") return undefined;
+    if (!isDNS1123Label(label)) return `domain name ${q(domain)} invalid (label ${q(label)} invalid)`;
+  }
+  return undefined;
+}
+
+export function validateFQDN(fqdn: string): string | undefined {
+  return checkDNS1123Preconditions(fqdn) ?? validateDNS1123Labels(fqdn);
+}
+
+/** ValidateWildcardDomain: an FQDN whose first label may be a wildcard. */
+export function validateWildcardDomain(domain: string): string | undefined {
+  const pre = checkDNS1123Preconditions(domain);
+  if (pre) return pre;
+  const dot = domain.indexOf(".");
+  const first = dot < 0 ? domain : domain.slice(0, dot);
+  if (!isWildcardDNS1123Label(first)) return `domain name ${q(domain)} invalid (label ${q(first)} invalid)`;
+  return dot < 0 ? undefined : validateDNS1123Labels(domain.slice(dot + 1));
+}
+
+/** netip.ParseAddr succeeds (IPv4, IPv6, IPv6 with a zone). */
+export function isValidIPAddress(s: string): boolean {
+  const zone = s.indexOf("%");
+  const addr = zone >= 0 ? s.slice(0, zone) : s;
+  if (zone >= 0 && (isIP(addr) !== 6 || zone === s.length - 1)) return false;
+  return isIP(addr) !== 0 && !/^0\d|\.0\d/.test(addr);
+}
+
+/** ValidateProxyAddress: `host:port` with a valid port and a hostname or IP address. */
+export function validateProxyAddress(hostAddr: string): string | undefined {
+  const split = splitHostPort(hostAddr);
+  if (typeof split === "string") return `unable to split ${q(hostAddr)}: ${split}`;
+  const [host, p] = split;
+  const port = atoi(p);
+  if (typeof port === "string") return `port (${p}) is not a number: ${port}`;
+  const bad = validatePort(port);
+  if (bad) return bad;
+  if (validateFQDN(host) !== undefined && !isValidIPAddress(host)) {
+    return `${q(host)} is not a valid hostname or an IP address`;
+  }
+  return undefined;
+}
+
+/** ValidateTrustDomain. */
+export function validateTrustDomain(domain: string): string | undefined {
+  if (domain.length === 0) return "empty domain name not allowed";
+  const parts = domain.split(".");
+  for (let i = 0; i < parts.length; i++) {
+    const label = parts[i] as string;
+    if (i === parts.length - 1 && label === "") return undefined;
+    if (!isDNS1123Label(label)) return `trust domain name ${q(domain)} invalid`;
+  }
+  return undefined;
+}
