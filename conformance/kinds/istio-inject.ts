@@ -105,6 +105,7 @@ export const runIstioInject: KindRunner = async (dir, options) => {
   let passed = 0;
   let total = 0;
   let identical = 0;
+  let outputs = 0;
   const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
   for (const name of entries.sort()) {
     const caseDir = join(dir, name);
@@ -126,6 +127,7 @@ export const runIstioInject: KindRunner = async (dir, options) => {
       fail("missing warning", shown(meta.expectedLog), shown(outcome.warnings.join("")));
       continue;
     }
+    outputs++;
     const want = await readFile(join(caseDir, "want.yaml"), "utf8");
     const got = outcome.output ?? "";
     if (got.trim() === want.trim()) identical++;
@@ -138,6 +140,7 @@ export const runIstioInject: KindRunner = async (dir, options) => {
     if (difference === "") passed++;
     else fail("objects differ", "golden", shown(difference));
   }
-  const result: KindResult = { passed, total, failures, details: `byte-identical ${identical}/${total}` };
+  const details = `byte-identical ${identical}/${outputs} outputs; ${total - outputs} error cases`;
+  const result: KindResult = { passed, total, failures, details };
   return result;
 };

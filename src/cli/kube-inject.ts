@@ -4,9 +4,10 @@
  */
 
 import { readFile } from "node:fs/promises";
+import { ConfigError } from "../inject/config.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { type InjectorSources, loadInjector } from "../inject/injector.js";
-import { kubeInject } from "../inject/kube-inject.js";
+import { DocumentError, kubeInject, oneLine } from "../inject/kube-inject.js";
 import { writeFileAtomic } from "./output.js";
 
 export interface KubeInjectCliOptions {
@@ -77,18 +78,29 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
   }
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
   const input = await readInput(opts.filename, "input");
-  const loaded = loadInjector(sources, {
-    env: (name) => process.env[name],
-    compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
-  });
-  const output = kubeInject(input, {
-    settings: loaded.settings,
-    config: loaded.config,
-    meshConfig: loaded.meshConfig,
-    revision: opts.revision,
-    nativeSidecar,
-    warn: (message) => process.stderr.write(message),
-  });
+  let output: string;
+  try {
+    const loaded = loadInjector(sources, {
+      env: (name) => process.env[name],
+      compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
+    });
+    output = kubeInject(input, {
+      settings: loaded.settings,
+      config: loaded.config,
+      meshConfig: loaded.meshConfig,
+      revision: opts.revision,
+      nativeSidecar,
+      warn: (message) => process.stderr.write(message),
+    });
+  } catch (e) {
+    // Nothing has been written yet: report the one document (or configuration file) at fault.
+    if (e instanceof DocumentError) {
+      if (process.env.MESHINJECT_DEBUG && e.cause instanceof Error) process.stderr.write(`${e.cause.stack}\n`);
+      throw new KubeInjectError(`${opts.filename === "-" ? "stdin" : opts.filename}: ${e.message}`);
+    }
+    if (e instanceof ConfigError) throw new KubeInjectError(oneLine(e.message));
+    throw e;
+  }
   if (opts.output === undefined) {
     process.stdout.write(output);
     return;

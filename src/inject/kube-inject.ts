@@ -4,13 +4,13 @@
  * objects; every other document is copied through verbatim. Pure: text in, text and warnings out.
  */
 
-import { splitYamlStream } from "../kube/stream.js";
+import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
-import { workloadOf } from "../kube/workloads.js";
+import { checkApiVersion, workloadOf } from "../kube/workloads.js";
 import { readYaml, writeYaml } from "../kube/yaml.js";
 import { applyProxyConfig, type MeshConfig } from "../mesh/index.js";
 import type { InjectorConfig } from "./config.js";
-import { InjectionError, type InjectorSettings, injectPod } from "./inject.js";
+import { type InjectorSettings, injectPod } from "./inject.js";
 import { clone, isRecord, type Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
 
@@ -26,23 +26,113 @@ export interface KubeInjectOptions {
   warn: (message: string) => void;
 }
 
-/** A document could not be injected; names the document. */
+/** A document could not be read or injected; the message names the document and is one line. */
 export class DocumentError extends Error {
   override name = "DocumentError";
+}
+
+/**
+ * An error message on one line: Go's multierror text (`2 errors occurred:\n\t* a\n\t* b\n\n`, what
+ * annotation validation reports) becomes `a; b`; any other line breaks become `; ` too.
+ */
+export function oneLine(message: string): string {
+  const lines = message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  if (lines.length > 1 && /^\d+ errors? occurred:$/.test(lines[0] ?? "")) {
+    return lines
+      .slice(1)
+      .map((l) => l.replace(/^\* /, ""))
+      .join("; ");
+  }
+  return lines.join("; ");
+}
+
+/** `Kind "name"` of a decoded object, for messages (`Kind` alone when it has no name). */
+function describe(obj: Record<string, unknown>): string {
+  const meta = isRecord(obj.metadata) ? obj.metadata : {};
+  const kind = typeof obj.kind === "string" && obj.kind !== "" ? obj.kind : "(no kind)";
+  return typeof meta.name === "string" && meta.name !== "" ? `${kind} ${JSON.stringify(meta.name)}` : kind;
+}
+
+/** The cause of an error about `obj` on one line, without a leading `Kind "name": ` it may repeat. */
+function causeOf(e: Error, obj: Record<string, unknown>): string {
+  const prefix = `${describe(obj)}: `;
+  return oneLine(e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message);
+}
+
+/** An error inside a List, re-thrown with the item it is about. */
+class ListItemError extends Error {
+  override name = "ListItemError";
+}
+
+/**
+ * `Kind "name"` of a document that is not valid YAML, guessed from its top-level `kind:` line and
+ * the `name:` line under `metadata:`; undefined when neither can be found.
+ */
+function guessDescription(raw: string): string | undefined {
+  const lines = raw.split("\n");
+  const unquote = (v: string) => v.replace(/\s+#.*$/, "").replace(/^(["'])(.*)\1$/, "$2");
+  let kind: string | undefined;
+  let name: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    const k = /^kind:\s*(\S.*?)\s*$/.exec(line);
+    if (k?.[1] !== undefined) kind ??= unquote(k[1]);
+    if (/^metadata:\s*$/.test(line)) {
+      for (let j = i + 1; j < lines.length && /^(\s|$)/.test(lines[j] ?? ""); j++) {
+        const n = /^\s+name:\s*(\S.*?)\s*$/.exec(lines[j] ?? "");
+        if (n?.[1] !== undefined) {
+          name ??= unquote(n[1]);
+          break;
+        }
+      }
+    }
+  }
+  if (kind === undefined && name === undefined) return undefined;
+  return name === undefined ? kind : `${kind ?? "(no kind)"} ${JSON.stringify(name)}`;
+}
+
+/** The 1-based line of the input where each document of splitYamlStream's result starts. */
+function documentStartLines(text: string): number[] {
+  const starts: number[] = [];
+  let inDocument = false;
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  for (const [i, line] of lines.entries()) {
+    if (line.startsWith("---")) inDocument = false;
+    else if (!inDocument) {
+      starts.push(i + 1);
+      inDocument = true;
+    }
+  }
+  return starts;
+}
+
+/** A YAML reader message with its `line N` made relative to the whole input (`start` = first line). */
+function inputRelative(message: string, start: number): string {
+  return message.replace(/^yaml: line (\d+)/, (_, n: string) => `line ${Number(n) + start - 1}`);
 }
 
 const PROXY_CONFIG_ANNOTATION = "proxy.istio.io/config";
 
 /** Injects one decoded object (recursing into Lists); returns it changed, or as it was when skipped. */
-function injectObject(obj: Record<string, unknown>, options: KubeInjectOptions): Record<string, unknown> {
+export function injectObject(obj: Record<string, unknown>, options: KubeInjectOptions): Record<string, unknown> {
   if (obj.kind === "List") {
     // Items of the injectable kinds are injected and written as typed objects; other items stay as they are.
     const items = Array.isArray(obj.items) ? obj.items : [];
     return {
       ...obj,
-      items: items.map((item) => {
+      items: items.map((item, i) => {
         if (!isRecord(item) || workloadOf(item) === undefined) return item;
-        return marshalTyped(injectObject(item, options), String(item.kind)) as Record<string, unknown>;
+        try {
+          checkApiVersion(item);
+          return marshalTyped(injectObject(item, options), String(item.kind)) as Record<string, unknown>;
+        } catch (e) {
+          if (!(e instanceof Error)) throw e;
+          throw new ListItemError(`item ${i + 1} (${describe(item)}): ${causeOf(e, item)}`, { cause: e });
+        }
       }),
     };
   }
@@ -80,15 +170,32 @@ function injectObject(obj: Record<string, unknown>, options: KubeInjectOptions):
   return ref.withPod({ metadata: typed.metadata, spec: typed.spec });
 }
 
-/** Injects every injectable document of a YAML stream; returns the output stream. */
+/**
+ * Injects every injectable document of a YAML stream; returns the output stream. Throws
+ * {@link DocumentError} (one line: `document N (Kind "name"): cause`) when a document cannot be
+ * read, has an injectable kind under an unknown apiVersion, or cannot be injected.
+ */
 export function kubeInject(text: string, options: KubeInjectOptions): string {
+  let raws: string[];
+  try {
+    raws = splitYamlStream(text);
+  } catch (e) {
+    if (e instanceof YamlStreamError) {
+      const line = text.split("\n").findIndex((l) => /^---\s*[^\s#]/.test(l)) + 1;
+      throw new DocumentError(`invalid YAML stream${line > 0 ? ` at line ${line}` : ""}: ${e.message}`);
+    }
+    throw e;
+  }
+  const starts = documentStartLines(text);
   let out = "";
-  for (const [index, raw] of splitYamlStream(text).entries()) {
+  for (const [index, raw] of raws.entries()) {
     let doc: unknown;
     try {
       doc = readYaml(raw);
     } catch (e) {
-      throw new DocumentError(`document ${index + 1}: invalid YAML: ${(e as Error).message}`);
+      const what = guessDescription(raw);
+      const message = inputRelative(oneLine((e as Error).message), starts[index] ?? 1);
+      throw new DocumentError(`document ${index + 1}${what ? ` (${what})` : ""}: invalid YAML: ${message}`);
     }
     if (!isRecord(doc) || workloadOf(doc, { listsToo: true }) === undefined) {
       out += `${raw}---\n`;
@@ -96,15 +203,12 @@ export function kubeInject(text: string, options: KubeInjectOptions): string {
     }
     let injected: Record<string, unknown>;
     try {
+      checkApiVersion(doc);
       injected = injectObject(doc, options);
     } catch (e) {
-      const meta = isRecord(doc.metadata) ? doc.metadata : {};
-      const name = `${String(doc.kind)} ${JSON.stringify(String(meta.name ?? ""))}`;
-      if (e instanceof Error && process.env.MESHINJECT_DEBUG) console.error(e.stack);
-      if (e instanceof InjectionError || e instanceof Error) {
-        throw new DocumentError(`document ${index + 1} (${name}): ${e.message}`);
-      }
-      throw e;
+      // The original error stays as `cause` (the CLI prints its stack with MESHINJECT_DEBUG set).
+      if (!(e instanceof Error)) throw e;
+      throw new DocumentError(`document ${index + 1} (${describe(doc)}): ${causeOf(e, doc)}`, { cause: e });
     }
     out += `${writeYaml(marshalTyped(injected, String(doc.kind)))}---\n`;
   }

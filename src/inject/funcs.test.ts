@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { goView } from "../kube/go-view.js";
+import { fromJSON, parse, sprigFuncs } from "../template/index.js";
+import { appendMultusNetwork, excludeInboundPort, injectionFuncs } from "./funcs.js";
+
+const funcs = {
+  ...sprigFuncs,
+  ...injectionFuncs({ env: (k) => (k === "HOME_REGION" ? "eu" : undefined), protoToJSON: () => "{}" }),
+};
+
+function render(text: string, dot: unknown): string {
+  return parse("inject", text, { funcs }).execute(dot);
+}
+
+test("excludeInboundPort adds a port once, ignoring empty and zero", () => {
+  assert.equal(excludeInboundPort("15020", ""), "15020");
+  assert.equal(excludeInboundPort("15020", "8080, 9090"), "8080,9090,15020");
+  assert.equal(excludeInboundPort("15020", "15020,8080"), "15020,8080");
+  assert.equal(excludeInboundPort("0", "8080"), "8080");
+  assert.equal(excludeInboundPort(15020, "8080"), "8080,15020");
+});
+
+test("appendMultusNetwork extends list and JSON forms without duplicating", () => {
+  assert.equal(appendMultusNetwork("", "istio-cni"), "istio-cni");
+  assert.equal(appendMultusNetwork("macvlan", "istio-cni"), "macvlan, istio-cni");
+  assert.equal(appendMultusNetwork("macvlan, istio-cni", "istio-cni"), "macvlan, istio-cni");
+  assert.equal(
+    appendMultusNetwork('[{"name": "alt"}]', "default/istio-cni"),
+    '[{"name": "alt"}, {"name": "istio-cni", "namespace": "default"}]',
+  );
+  assert.equal(appendMultusNetwork('[{"name": "istio-cni"}]', "istio-cni"), '[{"name": "istio-cni"}]');
+  assert.equal(appendMultusNetwork("[not json]", "istio-cni"), "[not json]");
+});
+
+test("annotation, isset and Istio's indent and contains work on a pod's metadata", () => {
+  const meta = goView({ annotations: { "a.io/x": "1" } }, "ObjectMeta");
+  const dot = { ObjectMeta: meta };
+  assert.equal(
+    render('{{ annotation .ObjectMeta "a.io/x" "d" }}/{{ annotation .ObjectMeta "a.io/y" 15 }}', dot),
+    "1/15",
+  );
+  assert.equal(
+    render('{{ isset .ObjectMeta.Annotations "a.io/x" }}{{ isset .ObjectMeta.Annotations "no" }}', dot),
+    "truefalse",
+  );
+  assert.equal(render('{{ indent 2 "a\\nb" }}|{{ contains "/" "a/b" }}', dot), "a\n  b|true");
+  assert.equal(render('{{ env "HOME_REGION" "us" }} {{ env "NOPE" "us" }}', dot), "eu us");
+});
+
+test("structToJSON writes Kubernetes structs with their json names in declaration order", () => {
+  const spec = goView(
+    { containers: [{ name: "c", ports: [{ containerPort: 80, name: "http", protocol: "TCP" }] }] },
+    "PodSpec",
+  );
+  assert.equal(
+    render("{{ range .Spec.Containers }}{{ range .Ports }}{{ structToJSON . }}{{ end }}{{ end }}", { Spec: spec }),
+    '{"name":"http","containerPort":80,"protocol":"TCP"}',
+  );
+});
+
+test("omitNil drops nulls left by a values merge, recursively", () => {
+  const values = fromJSON('{"r":{"requests":{"cpu":null,"memory":"1Gi"},"limits":null}}');
+  assert.equal(render("{{ toYaml (omitNil .r) }}", values), "requests:\n  memory: 1Gi\n");
+});

@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { InjectionError, inject, loadInjectorConfig } from "../index.js";
+
+type Obj = Record<string, any>;
+
+const injector = loadInjectorConfig();
+
+function deployment(pod: { annotations?: Record<string, string>; labels?: Record<string, string>; spec?: Obj }): Obj {
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "web", namespace: "shop" },
+    spec: {
+      selector: { matchLabels: { app: "web" } },
+      template: {
+        metadata: { labels: { app: "web", ...pod.labels }, annotations: pod.annotations },
+        spec: pod.spec ?? { containers: [{ name: "web", image: "nginx", ports: [{ containerPort: 8080 }] }] },
+      },
+    },
+  };
+}
+
+const podSpec = (d: Obj): Obj => d.spec.template.spec;
+const names = (list: Obj[] | undefined) => (list ?? []).map((c) => c.name);
+
+describe("inject", () => {
+  test("adds the proxy last, the traffic setup as an init container, and the status annotation", () => {
+    const out = inject(injector, deployment({}));
+    assert.deepEqual(names(podSpec(out).containers), ["web", "istio-proxy"]);
+    assert.deepEqual(names(podSpec(out).initContainers), ["istio-init"]);
+    const status = JSON.parse(out.spec.template.metadata.annotations["sidecar.istio.io/status"]);
+    assert.deepEqual(status.containers, ["istio-proxy"]);
+    assert.equal(status.revision, "default");
+    assert.equal(out.spec.template.metadata.labels["service.istio.io/canonical-name"], "web");
+  });
+
+  test("does not change its input", () => {
+    const input = deployment({});
+    const copy = structuredClone(input);
+    inject(injector, input);
+    assert.deepEqual(input, copy);
+  });
+
+  test("a user-written istio-proxy overrides the template; image auto keeps the injected image", () => {
+    const out = inject(
+      injector,
+      deployment({
+        spec: {
+          containers: [
+            { name: "web", image: "nginx" },
+            { name: "istio-proxy", image: "auto", resources: { limits: { memory: "2Gi" } } },
+          ],
+        },
+      }),
+    );
+    const proxy = podSpec(out).containers.find((c: Obj) => c.name === "istio-proxy");
+    assert.match(proxy.image, /\/proxyv2:/);
+    assert.equal(proxy.resources.limits.memory, "2Gi");
+    assert.ok(proxy.args.includes("proxy"), "the template's settings are kept where the user set none");
+    const overrides = JSON.parse(out.spec.template.metadata.annotations["proxy.istio.io/overrides"]);
+    assert.deepEqual(names(overrides.containers), ["istio-proxy"]);
+  });
+
+  test("holdApplicationUntilProxyStarts moves the proxy first", () => {
+    const out = inject(
+      injector,
+      deployment({ annotations: { "proxy.istio.io/config": "holdApplicationUntilProxyStarts: true" } }),
+    );
+    assert.deepEqual(names(podSpec(out).containers), ["istio-proxy", "web"]);
+  });
+
+  test("native sidecars put the proxy among the init containers, after the traffic setup", () => {
+    const out = inject(injector, deployment({}), { nativeSidecars: true });
+    assert.deepEqual(names(podSpec(out).containers), ["web"]);
+    assert.deepEqual(names(podSpec(out).initContainers), ["istio-init", "istio-proxy"]);
+    assert.equal(podSpec(out).initContainers[1].restartPolicy, "Always");
+  });
+
+  test("proxyCPU and proxyMemory annotations set the proxy's requests", () => {
+    const out = inject(
+      injector,
+      deployment({ annotations: { "sidecar.istio.io/proxyCPU": "300m", "sidecar.istio.io/proxyMemory": "256Mi" } }),
+    );
+    const proxy = podSpec(out).containers.find((c: Obj) => c.name === "istio-proxy");
+    assert.deepEqual(proxy.resources.requests, { cpu: "300m", memory: "256Mi" });
+  });
+
+  test("an invalid annotation is an InjectionError naming it", () => {
+    assert.throws(
+      () => inject(injector, deployment({ annotations: { "sidecar.istio.io/proxyCPU": "lots" } })),
+      (e: unknown) => e instanceof Error && /sidecar\.istio\.io\/proxyCPU/.test(e.message),
+    );
+  });
+
+  test("an unknown template is named in the error", () => {
+    assert.throws(
+      () => inject(injector, deployment({ annotations: { "inject.istio.io/templates": "nope" } })),
+      (e: unknown) => e instanceof Error && /requested template "nope" not found; have sidecar/.test(e.message),
+    );
+  });
+
+  test("opted-out and host-network workloads come back unchanged, with a warning", () => {
+    const warnings: string[] = [];
+    const optedOut = deployment({ labels: { "sidecar.istio.io/inject": "false" } });
+    assert.deepEqual(inject(injector, optedOut, { onWarning: (w) => warnings.push(w) }), optedOut);
+    const hostNetwork = deployment({ spec: { hostNetwork: true, containers: [{ name: "web", image: "nginx" }] } });
+    assert.deepEqual(inject(injector, hostNetwork, { onWarning: (w) => warnings.push(w) }), hostNetwork);
+    assert.match(warnings[0] ?? "", /Deployment "shop\/web" has sidecar injection disabled/);
+    assert.match(warnings[1] ?? "", /Deployment "shop\/web" has host networking enabled/);
+  });
+
+  test("kinds that are not workloads pass through", () => {
+    const service = { apiVersion: "v1", kind: "Service", metadata: { name: "web" }, spec: { ports: [{ port: 80 }] } };
+    assert.deepEqual(inject(injector, service), service);
+  });
+
+  test("injecting an injected workload again gives the same workload", () => {
+    const once = inject(injector, deployment({}));
+    assert.deepEqual(inject(injector, once), once);
+  });
+
+  test("InjectionError is exported for callers to tell injection failures apart", () => {
+    assert.equal(typeof InjectionError, "function");
+  });
+});
