@@ -20,6 +20,7 @@ import {
   withGoType,
 } from "../template/index.js";
 import { encodeJSON } from "../template/sprig/json.js";
+import { checkResultSize } from "../template/sprig/limits.js";
 import { goToLower } from "../template/sprig/strcase.js";
 import { goJSON } from "./pod.js";
 
@@ -79,6 +80,7 @@ function annotation(meta: GoValue, name: string, defaultValue: GoValue): string 
 
 /** Istio's `indent`: indents every line but the first (unlike Sprig's, which indents all). */
 function indent(spaces: bigint, source: string): string {
+  if (spaces > 0n) checkResultSize("indent", spaces * BigInt(source.split("\n").length) + BigInt(source.length));
   const pad = " ".repeat(Math.max(0, Number(spaces)));
   return source
     .split("\n")

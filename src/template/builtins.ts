@@ -99,15 +99,18 @@ function eq(first: GoValue, ...rest: GoValue[]): boolean {
   return false;
 }
 
-/** Equality for kinds that are not basic: nil-ness, and identity for comparable values. */
+/**
+ * Equality for kinds that are not basic (Go's eq, default case): values of different types must
+ * both be comparable; a nil on either side compares by nil-ness; otherwise both must be comparable
+ * and equal. Go names the second argument in its messages.
+ */
 function eqOther(a: GoValue, b: GoValue): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (!comparable(a) || !comparable(b)) {
-    const bad = !comparable(a) ? a : b;
-    if (isNilValue(a) || isNilValue(b)) return isNilValue(a) === isNilValue(b);
-    throw new GoError(`non-comparable type ${sprintf("%s", [bad])}: ${typeName(bad)}`);
+  if (typeName(a) !== typeName(b) && a !== undefined && b !== undefined && !(comparable(a) && comparable(b))) {
+    const show = (v: GoValue, verb: string) => sprintf(verb, [v]);
+    throw new GoError(`non-comparable types ${show(a, "%s")}: ${typeName(a)}, ${typeName(b)}: ${show(b, "%v")}`);
   }
   if (isNilValue(a) || isNilValue(b)) return isNilValue(a) === isNilValue(b);
+  if (!comparable(b)) throw new GoError(`non-comparable type ${sprintf("%s", [b])}: ${typeName(b)}`);
   return a === b;
 }
 
@@ -120,7 +123,7 @@ function comparable(v: GoValue): boolean {
 }
 
 function isNilValue(v: GoValue): boolean {
-  return v === null || v instanceof TypedNil || (isGoObject(v) && v.goIsNil?.() === true);
+  return v === undefined || v === null || v instanceof TypedNil || (isGoObject(v) && v.goIsNil?.() === true);
 }
 
 /** Go's lt (and, through it, le, gt, ge). */

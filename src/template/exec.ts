@@ -462,8 +462,9 @@ class Compiler {
   /** A call of a known function: arguments compiled against its parameter types. */
   private call(at: Node, errorNode: Node, fn: GoFunc, name: string, argNodes: ArgNode[]): Cmd {
     const numFixed = fn.variadic !== undefined ? fn.params.length : argNodes.length;
+    // Surplus arguments get no parameter type ("value"): collectArgs rejects the count before evaluating them.
     const evals = argNodes.map((a, i) =>
-      this.argEval(a, i < numFixed ? (fn.params[i] as ParamType) : (fn.variadic as ParamType)),
+      this.argEval(a, i < numFixed ? (fn.params[i] ?? "value") : (fn.variadic as ParamType)),
     );
     return (st, dot, final) => {
       st.node = at;

@@ -101,21 +101,21 @@ export class Template implements ExecEnv {
 
   /** Executes the named template with `data` as dot; returns the output. */
   executeTemplate(name: string, data: GoValue): string {
-    const tmpl = this.template(name);
-    // A nil interface handed to Execute is no value at all.
-    const dot = data === null ? undefined : data;
-    const st: ExecState = {
-      out: "",
-      vars: [],
-      node: null,
-      tree: tmpl?.tree ?? { name, parseName: name, text: "", root: { kind: "list", pos: 0, nodes: [] } },
-      name,
-      depth: 0,
-      env: this,
-      dotIface: false,
-    };
     executing.push(this);
     try {
+      const tmpl = this.template(name);
+      // A nil interface handed to Execute is no value at all.
+      const dot = data === null ? undefined : data;
+      const st: ExecState = {
+        out: "",
+        vars: [],
+        node: null,
+        tree: tmpl?.tree ?? { name, parseName: name, text: "", root: { kind: "list", pos: 0, nodes: [] } },
+        name,
+        depth: 0,
+        env: this,
+        dotIface: false,
+      };
       if (tmpl === undefined) {
         const message =
           this.trees.size === 0 && name === this.name ? "is an incomplete or empty template" : "is undefined";

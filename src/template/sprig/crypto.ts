@@ -20,6 +20,7 @@ import bcryptLib from "bcryptjs";
 import { GoError, type GoFunc, type GoValue, goFunc, intValue } from "../value.js";
 import { derInteger, derSequence, derToBigInt, modPow, pemEncode, readDer, readDerChildren } from "./der.js";
 import { bytesToString, decodeBase64Std, utf8Bytes } from "./encoding.js";
+import { checkResultSize } from "./limits.js";
 
 /** Go's x/crypto bcrypt: cost 10 and the `$2a$` prefix (bcryptjs defaults to `$2b$`, same algorithm). */
 function bcryptHash(password: string): string {
@@ -189,6 +190,7 @@ function decryptAES(password: string, crypt64: string): string {
 }
 
 function randBytes(count: bigint): string {
+  checkResultSize("randBytes", count > 0n ? (count * 4n) / 3n : 0n);
   if (count < 0n) throw new GoError("runtime error: makeslice: len out of range");
   return randomBytes(Number(count)).toString("base64");
 }

@@ -6,6 +6,7 @@
  */
 import { formatFloat, quote } from "../strconv.js";
 import {
+  Complex,
   GoError,
   type GoValue,
   isGoFunc,
@@ -48,7 +49,7 @@ function encodeValue(v: GoValue, opts: EncodeOptions, indent: string, path: Set<
         return typeof v.value === "bigint" ? v.value.toString() : encodeFloat(v.value, 32);
       }
       if (v instanceof Uint8Array) return `"${Buffer.from(v).toString("base64")}"`;
-      if (isGoFunc(v)) throw new GoError(`json: unsupported type: ${typeName(v)}`);
+      if (isGoFunc(v) || v instanceof Complex) throw new GoError(`json: unsupported type: ${typeName(v)}`);
       if (path.has(v)) {
         throw new GoError(`json: unsupported value: encountered a cycle via ${typeName(v)}`);
       }

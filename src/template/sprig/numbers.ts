@@ -10,6 +10,7 @@ import { formatValue } from "../fmt.js";
 import { formatFloat, parseInt64 } from "../strconv.js";
 import { GoError, type GoFunc, type GoValue, goFunc, int64, type TypedNumber, withGoType } from "../value.js";
 import { toFloat64, toInt, toInt64 } from "./cast.js";
+import { checkResultSize } from "./limits.js";
 import { strslice, strval } from "./strings.js";
 
 const wrap = (n: bigint): bigint => BigInt.asIntN(64, n);
@@ -22,6 +23,7 @@ function checkDivisor(b: bigint): void {
 /** Sprig's untilStep: counts from start toward stop (exclusive); a step pointing away gives []. */
 function untilStep(start: bigint, stop: bigint, step: bigint): bigint[] {
   const out: bigint[] = [];
+  if (step !== 0n) checkResultSize("untilStep", (stop - start) / step);
   if (stop < start) {
     if (step >= 0n) return out;
     for (let i = start; i > stop; i = wrap(i + step)) out.push(i);

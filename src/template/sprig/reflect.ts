@@ -6,6 +6,7 @@
  * list functions share for has/uniq/without.
  */
 import {
+  Complex,
   type GoFunc,
   type GoValue,
   goFunc,
@@ -42,6 +43,7 @@ function valueEqual(a: GoValue, b: GoValue, seen: Set<unknown>): boolean {
   if (typeof a === "number") return a === b;
   if (typeof a !== "object" || typeof b !== "object") return a === b;
   if (a instanceof TypedNumber) return b instanceof TypedNumber && a.value === b.value;
+  if (a instanceof Complex) return b instanceof Complex && a.re === b.re && a.im === b.im;
   if (isNil(a) || isNil(b)) {
     // A typed nil only equals a typed nil of its type; a nil func never equals a non-nil one.
     return isNil(a) && isNil(b);

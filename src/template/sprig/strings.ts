@@ -22,6 +22,7 @@ import {
   typeName,
   withGoType,
 } from "../value.js";
+import { checkResultSize } from "./limits.js";
 import {
   abbreviateFull,
   deleteWhiteSpace,
@@ -128,8 +129,7 @@ function repeat(s: string, count: bigint): string {
   if (count < 0n) throw new GoError("strings: negative Repeat count");
   const len = BigInt(Buffer.byteLength(s, "utf8"));
   if (BigInt.asIntN(64, len * count) / count !== len) throw new GoError("strings: Repeat count causes overflow");
-  // Go would try to allocate the result; JavaScript strings stop at about 2^29 characters.
-  if (BigInt(s.length) * count > 0x1fffffe8n) throw new GoError("runtime error: makeslice: len out of range");
+  checkResultSize("repeat", BigInt(s.length) * count);
   return s.repeat(Number(count));
 }
 
@@ -195,6 +195,7 @@ const ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).
  */
 function randomString(count: bigint, alphabet: string): string {
   if (count <= 0n) return "";
+  checkResultSize("rand", count);
   let out = "";
   for (let i = 0n; i < count; i++) out += alphabet[randomInt(alphabet.length)];
   return out;
@@ -226,6 +227,7 @@ function sortAlpha(list: GoValue): string[] {
 }
 
 function indent(spaces: bigint, s: string): string {
+  if (spaces > 0n) checkResultSize("indent", spaces * BigInt(s.split("\n").length) + BigInt(s.length));
   const pad = repeat(" ", spaces);
   return pad + s.replaceAll("\n", `\n${pad}`);
 }
