@@ -5,7 +5,6 @@
  * (a `map[string]string`), `.ProxyConfig.GetTracing.GetTlsSettings.GetCaCertificates`,
  * `.MeshConfig.DefaultConfig.DiscoveryAddress`, `.ProxyConfig.StatusPort` (an int32). Every field has
  * its protobuf `GetX` getter; messages are pointers, and a nil one still answers its getters.
- * Limitation: an enum is a host object, so `if` treats even its zero value as true.
  */
 import {
   GO_OBJECT,
@@ -256,6 +255,11 @@ class EnumView implements GoObject {
 
   goTypeName(): string {
     return enumDef(this.type).goType;
+  }
+
+  /** An enum is an int32 in Go: false at its zero value. */
+  goTruth(): boolean {
+    return this.number !== 0;
   }
 
   goField(): GoValue | undefined {

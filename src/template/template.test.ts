@@ -91,6 +91,17 @@ describe("values", () => {
     assert.match(e2.message, /can't evaluate field Nope in type \*wrappers\.BoolValue/);
   });
 
+  test("a host value that is an int in Go (an enum) is false at zero in if", () => {
+    const enumOf = (n: number): GoObject => ({
+      [GO_OBJECT]: true,
+      goTypeName: () => "v1alpha1.ProxyConfig_InboundInterceptionMode",
+      goTruth: () => n !== 0,
+      goField: () => undefined,
+    });
+    const t = parse("main", "{{ if .A }}a{{ end }}{{ if .B }}b{{ end }}{{ with .B }}w{{ end }}");
+    assert.equal(t.execute({ A: enumOf(0), B: enumOf(1) }), "bw");
+  });
+
   test("a typed nil map reads as empty", () => {
     const t = parse("main", "{{len .m}} {{.m.x}}");
     assert.equal(t.execute({ m: new TypedNil("map[string]string") }), "0 <no value>");

@@ -87,6 +87,11 @@ export interface GoObject {
   goTypeName(): string;
   /** True for a nil pointer: fields then fail to evaluate, methods may still be called (as protobuf getters are). */
   goIsNil?(): boolean;
+  /**
+   * For a host value that is not a struct in Go (a protobuf enum is an int32 with methods): its
+   * truth in `if`/`with`/`and`/`or`. Without it, a non-nil object is true, as a Go struct is.
+   */
+  goTruth?(): boolean;
   /** The value of an exported field, or `undefined` when the type has no such field. */
   goField(name: string): GoValue | undefined;
   /** A method by name, or `undefined`. Zero-argument methods are how `.Obj.Method` chains work. */
@@ -336,7 +341,7 @@ export function isTrue(v: GoValue): boolean {
       if (v instanceof Complex) return v.re !== 0 || v.im !== 0;
       if (v instanceof TypedNil) return false;
       if (isGoFunc(v)) return true;
-      if (isGoObject(v)) return !v.goIsNil?.();
+      if (isGoObject(v)) return v.goTruth ? v.goTruth() : !v.goIsNil?.();
       return Object.keys(v).length > 0;
     default:
       return false;
