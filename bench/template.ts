@@ -14,38 +14,13 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { fromJSON, parse, sprigFuncs } from "../src/template/index.js";
 import { locateOracle, Oracle, type OracleRequest } from "./oracle.js";
+import { chooseRuns, formatNs, printTable, timeRuns, warmUp } from "./timing.js";
 
 interface BenchCase extends OracleRequest {
   name: string;
 }
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-const TARGET_NS = 500_000_000;
-
-function chooseRuns(singleNs: number): number {
-  const n = Math.round(TARGET_NS / Math.max(singleNs, 1));
-  return Math.min(200_000, Math.max(20, n));
-}
-
-function timeRuns(run: () => unknown, n: number): number {
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) run();
-  return Number(process.hrtime.bigint() - start) / n;
-}
-
-/**
- * Runs until V8 has had time to optimise (at least WARM_UP_NS and 200 runs): we report the steady
- * state, as Go's own figure (an ahead-of-time compiled binary) is.
- */
-function warmUp(run: () => unknown): void {
-  const WARM_UP_NS = 400_000_000n;
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < 200 || process.hrtime.bigint() - start < WARM_UP_NS; i++) run();
-}
-
-function formatNs(ns: number): string {
-  return ns >= 100 ? Math.round(ns).toLocaleString("en-US") : ns.toFixed(1);
-}
 
 /** One table row: timings, or why there are none. */
 async function benchCase(c: BenchCase, oracle: Oracle, fixedRuns: number | undefined): Promise<string[]> {
@@ -94,12 +69,7 @@ async function main(): Promise<void> {
   } finally {
     oracle.close();
   }
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
-  for (const row of rows) {
-    console.log(
-      row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  "),
-    );
-  }
+  printTable(rows);
   console.log("Go/ours above 1 means ours is faster.");
 }
 

@@ -13,6 +13,19 @@ describe("floors", () => {
     );
   });
 
+  it("keys the webhook mode apart", () => {
+    const floors = { "istio-inject/istio-inject": 100, "istio-inject/istio-inject@webhook": 90 };
+    assert.equal(belowFloor(floors, "istio-inject", "istio-inject", 95, "webhook"), undefined);
+    assert.equal(
+      belowFloor(floors, "istio-inject", "istio-inject", 95, "kube-inject"),
+      belowFloor(floors, "istio-inject", "istio-inject", 95),
+    );
+    assert.equal(
+      belowFloor(floors, "istio-inject", "istio-inject", 89, "webhook"),
+      "conformance istio-inject istio-inject (webhook mode): BELOW FLOOR: 89 passed, floor is 90",
+    );
+  });
+
   it("loads the checked-in floors file", async () => {
     const floors = await loadFloors(new URL("./floors.json", import.meta.url));
     assert.equal(typeof floors["gotemplate/gotemplate"], "number");

@@ -1,6 +1,7 @@
 /**
  * Floors: the minimum number of passing vectors per corpus folder, keyed `KIND/NAME` in
- * floors.json. CI fails when a folder drops below its floor; raise a floor when you pass more.
+ * floors.json (`KIND/NAME@webhook` for the webhook mode of istio-inject). CI fails when a folder
+ * drops below its floor; raise a floor when you pass more.
  */
 import { readFile } from "node:fs/promises";
 
@@ -19,9 +20,21 @@ export async function loadFloors(path: URL): Promise<Floors> {
   return parsed as Floors;
 }
 
-/** The message when `passed` is below the folder's floor, or undefined when it is not. */
-export function belowFloor(floors: Floors, kind: string, name: string, passed: number): string | undefined {
-  const floor = floors[`${kind}/${name}`];
+/** The floors.json key of a folder: `KIND/NAME`, with `@MODE` for a mode other than the default (`@webhook`). */
+export function floorKey(kind: string, name: string, mode?: string): string {
+  return mode === undefined || mode === "kube-inject" ? `${kind}/${name}` : `${kind}/${name}@${mode}`;
+}
+
+/** The message when `passed` is below the folder's floor (for that mode), or undefined when it is not. */
+export function belowFloor(
+  floors: Floors,
+  kind: string,
+  name: string,
+  passed: number,
+  mode?: string,
+): string | undefined {
+  const floor = floors[floorKey(kind, name, mode)];
   if (floor === undefined || passed >= floor) return undefined;
-  return `conformance ${kind} ${name}: BELOW FLOOR: ${passed} passed, floor is ${floor}`;
+  const where = mode === undefined || mode === "kube-inject" ? name : `${name} (${mode} mode)`;
+  return `conformance ${kind} ${where}: BELOW FLOOR: ${passed} passed, floor is ${floor}`;
 }

@@ -59,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
       for (const line of verboseLines(result)) console.log(line);
       console.log(`  (${result.total} vectors in ${Math.round(performance.now() - started)} ms)`);
     }
-    const below = belowFloor(floors, kind, name, result.passed);
+    const below = belowFloor(floors, kind, name, result.passed, args.options.mode);
     if (below !== undefined) {
       console.log(below);
       status = Math.max(status, 1);

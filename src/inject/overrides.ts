@@ -99,8 +99,13 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
   const recorded: ParsedOverrides = { containers: [], initContainers: [] };
   let pod = finalPod;
   for (const c of templatePod.spec.containers ?? []) {
-    // On re-injection the template's fresh container wins over what the last injection left.
-    if (status?.containers?.includes(c.name)) continue;
+    // On re-injection the template's fresh container wins over what the last injection left, and the
+    // user's settings recorded then go back on top, so that injecting again changes nothing.
+    if (status?.containers?.includes(c.name)) {
+      const recordedOverride = findContainer(c.name, existing.containers);
+      if (recordedOverride !== undefined) pod = applyContainer(pod, overlayOf(recordedOverride));
+      continue;
+    }
     const match = findContainer(c.name, existing.containers) ?? findContainer(c.name, originalPod.spec.containers);
     if (match === undefined) continue;
     const overlay = overlayOf(match);
@@ -108,7 +113,11 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
     pod = applyContainer(pod, overlay);
   }
   for (const c of templatePod.spec.initContainers ?? []) {
-    if (status?.initContainers?.includes(c.name)) continue;
+    if (status?.initContainers?.includes(c.name)) {
+      const recordedOverride = findContainer(c.name, existing.initContainers);
+      if (recordedOverride !== undefined) pod = applyInitContainer(pod, overlayOf(recordedOverride));
+      continue;
+    }
     const match = findContainer(c.name, existing.initContainers) ?? findPodContainer(c.name, originalPod);
     if (match === undefined) continue;
     const overlay = overlayOf(match);
@@ -123,7 +132,12 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
     pod.metadata.annotations ??= {};
     pod.metadata.annotations[OVERRIDES_ANNOTATION] = goJSON(value);
   }
-  adjustInitContainerUser(pod, originalPod, tproxy);
+  // The user's own proxy: as recorded by an earlier injection, else as written in the pod.
+  const userProxy =
+    findContainer(PROXY_CONTAINER, existing.containers) ??
+    findContainer(PROXY_CONTAINER, existing.initContainers) ??
+    findPodContainer(PROXY_CONTAINER, originalPod);
+  adjustInitContainerUser(pod, userProxy, tproxy);
   return pod;
 }
 
@@ -137,8 +151,7 @@ interface SecurityContext {
  * container runs as that user, and iptables' `-u` owner exception names that uid (never 0). In
  * TPROXY mode the proxy itself must keep uid 0.
  */
-function adjustInitContainerUser(pod: Pod, originalPod: Pod, tproxyMode: boolean): void {
-  const user = findPodContainer(PROXY_CONTAINER, originalPod);
+function adjustInitContainerUser(pod: Pod, user: Container | undefined, tproxyMode: boolean): void {
   const userSc = user?.securityContext as SecurityContext | undefined;
   if (userSc === undefined || (userSc.runAsUser === undefined && userSc.runAsGroup === undefined)) return;
   const init =

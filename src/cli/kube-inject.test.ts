@@ -1,0 +1,199 @@
+// End-to-end tests of `meshinject kube-inject`, run from source through tsx: every failure exits 1
+// with one stderr line naming the document (or file) and the cause, and `-o FILE` then leaves
+// nothing behind; the success paths read stdin, keep other kinds verbatim and write -o files.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+function meshinject(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "kube-inject", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    input: input ?? "",
+    env: { ...process.env, MESHINJECT_DEBUG: "" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const DEPLOYMENT = (name: string, apiVersion = "apps/v1", annotations = "{}") => `apiVersion: ${apiVersion}
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}}
+      annotations: ${annotations}
+    spec:
+      containers:
+      - name: app
+        image: example/app
+`;
+
+/** A config document whose one template is `sidecar`. */
+const templateConfig = (template: string) =>
+  `policy: enabled\ndefaultTemplates: [sidecar]\ntemplates:\n  sidecar: |\n    ${template}\n`;
+
+describe("meshinject kube-inject", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "meshinject-kube-inject-"));
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  const files: Record<string, string> = {
+    "malformed.yaml": `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: sa\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: broken\nspec:\n  containers: [\n`,
+    "old-api.yaml": DEPLOYMENT("old", "extensions/v1beta1"),
+    "bad-annotation.yaml": DEPLOYMENT("web", "apps/v1", '{sidecar.istio.io/proxyCPU: "abc"}'),
+    "app.yaml": DEPLOYMENT("app"),
+    "template-parse.yaml": templateConfig("spec: {{ .Values.x "),
+    "template-exec.yaml": templateConfig("spec: {{ index .Values 3 }}"),
+    "config-malformed.yaml": "policy: enabled\ntemplates: [\n",
+    "values-malformed.json": '{"global": {"hub": ',
+    "mesh-bad-enum.yaml": "defaultConfig:\n  interceptionMode: SIDEWAYS\n",
+    "deploymentconfig-v1.yaml": `apiVersion: v1\nkind: DeploymentConfig\nmetadata:\n  name: dc\nspec:\n  template:\n    metadata:\n      labels: {app: dc}\n    spec:\n      containers:\n      - name: app\n        image: example/app\n`,
+  };
+  before(async () => {
+    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  });
+  const path = (name: string) => join(dir, name);
+
+  /**
+   * Runs a failing command with `-o` into a fresh folder: exit code 1, nothing on stdout, one stderr
+   * line matching `pattern`, and the folder still empty (no output file, no temporary file).
+   */
+  async function fails(args: string[], pattern: RegExp): Promise<string> {
+    const outDir = await mkdtemp(join(dir, "out-"));
+    const r = meshinject([...args, "-o", join(outDir, "injected.yaml")]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /^meshinject: [^\n]+\n$/, `not one line: ${JSON.stringify(r.stderr)}`);
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+    assert.match(r.stderr, pattern);
+    assert.deepEqual(await readdir(outDir), []);
+    return r.stderr;
+  }
+
+  it("rejects malformed YAML, naming the document and the line in the file", async () => {
+    await fails(
+      ["-f", path("malformed.yaml")],
+      /malformed\.yaml: document 2 \(Pod "broken"\): invalid YAML: line 12, column 1: \S/,
+    );
+  });
+
+  it("rejects a bad document separator with its line", async () => {
+    await writeFile(path("separator.yaml"), "kind: ServiceAccount\n--- oops\nkind: Pod\n");
+    await fails(["-f", path("separator.yaml")], /invalid YAML stream at line 2: invalid Yaml document separator: oops/);
+  });
+
+  it("rejects an injectable kind under an unknown apiVersion", async () => {
+    await fails(
+      ["-f", path("old-api.yaml")],
+      /old-api\.yaml: document 1 \(Deployment "old"\): apiVersion "extensions\/v1beta1" is not supported for injection \(supported: apps\/v1\)\n$/,
+    );
+  });
+
+  it("names the List item with an unknown apiVersion", async () => {
+    const list = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n- apiVersion: batch/v1beta1\n  kind: CronJob\n  metadata: {name: nightly}\n  spec: {}\n`;
+    await writeFile(path("list.yaml"), list);
+    await fails(
+      ["-f", path("list.yaml")],
+      /document 1 \(List\): item 2 \(CronJob "nightly"\): apiVersion "batch\/v1beta1" is not supported/,
+    );
+  });
+
+  it("accepts OpenShift's legacy v1 DeploymentConfig (as Istio's golden cases use it)", () => {
+    const r = meshinject(["-f", path("deploymentconfig-v1.yaml")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^apiVersion: v1\nkind: DeploymentConfig\n/);
+    assert.match(r.stdout, /name: istio-proxy\n/);
+  });
+
+  it("rejects an invalid annotation on one line", async () => {
+    await fails(
+      ["-f", path("bad-annotation.yaml")],
+      /bad-annotation\.yaml: document 1 \(Deployment "web"\): invalid value 'abc' for annotation 'sidecar\.istio\.io\/proxyCPU': invalid resource quantity/,
+    );
+  });
+
+  it("rejects a template that does not parse, naming the config file and template", async () => {
+    await fails(
+      ["-f", path("app.yaml"), "--injectConfigFile", path("template-parse.yaml")],
+      /template-parse\.yaml: templates\.sidecar: template: inject:\d+: unclosed action/,
+    );
+  });
+
+  it("rejects a template that fails when executed, naming the document and template", async () => {
+    await fails(
+      ["-f", path("app.yaml"), "--injectConfigFile", path("template-exec.yaml")],
+      /app\.yaml: document 1 \(Deployment "app"\): template "sidecar": template: inject:1:\d+: executing "inject" at <index \.Values 3>: error calling index/,
+    );
+  });
+
+  it("reports a missing input file", async () => {
+    await fails(["-f", path("nope.yaml")], /cannot read input .*nope\.yaml: ENOENT/);
+  });
+
+  it("reports configuration files that cannot be parsed", async () => {
+    await fails(
+      ["-f", path("app.yaml"), "--injectConfigFile", path("config-malformed.yaml")],
+      /config-malformed\.yaml: .*invalid YAML: yaml: line \d+, column \d+/,
+    );
+    await fails(
+      ["-f", path("app.yaml"), "--valuesFile", path("values-malformed.json")],
+      /values-malformed\.json: .*invalid JSON or YAML/,
+    );
+    await fails(
+      ["-f", path("app.yaml"), "--meshConfigFile", path("mesh-bad-enum.yaml")],
+      /mesh-bad-enum\.yaml: .*defaultConfig\.interceptionMode: unknown value "SIDEWAYS"/,
+    );
+    await fails(["-f", path("app.yaml"), "--valuesFile", path("nope.json")], /cannot read values file .*nope\.json/);
+  });
+
+  it("reads standard input with -f -", async () => {
+    const r = meshinject(["-f", "-"], files["app.yaml"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    assert.match(r.stdout, /^apiVersion: apps\/v1\nkind: Deployment\n/);
+    assert.match(r.stdout, /sidecar\.istio\.io\/status: /);
+    const failed = meshinject(["-f", "-"], files["old-api.yaml"]);
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, /^meshinject: stdin: document 1 \(Deployment "old"\): apiVersion/);
+  });
+
+  it("injects examples/curl.yaml with the built-in config, other kinds verbatim", async () => {
+    const input = await readFile(join(root, "examples/curl.yaml"), "utf8");
+    const r = meshinject(["-f", "examples/curl.yaml"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    const [serviceAccount, service] = input.split("---\n");
+    // The ServiceAccount (with the file's leading comment) and the Service come out byte for byte.
+    assert.ok(r.stdout.startsWith(`${serviceAccount}---\n${service}---\n`));
+    const deployment = r.stdout.slice(`${serviceAccount}---\n${service}---\n`.length);
+    assert.match(deployment, /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n/);
+    assert.match(
+      deployment,
+      /sidecar\.istio\.io\/status: '\{"initContainers":\["istio-init"\],"containers":\["istio-proxy"\]/,
+    );
+    assert.match(deployment, /name: istio-proxy\n/);
+    assert.match(deployment, /image: curlimages\/curl\n/);
+    assert.ok(deployment.endsWith("---\n"));
+  });
+
+  it("writes -o files (replacing an existing one) with exactly what stdout would show", async () => {
+    const outDir = join(dir, "written");
+    await mkdir(outDir);
+    const out = join(outDir, "injected.yaml");
+    await writeFile(out, "old content\n");
+    const r = meshinject(["-f", "examples/curl.yaml", "-o", out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "");
+    assert.equal(await readFile(out, "utf8"), meshinject(["-f", "examples/curl.yaml"]).stdout);
+    assert.deepEqual(await readdir(outDir), ["injected.yaml"]);
+  });
+});

@@ -1,0 +1,190 @@
+// Re-injecting an injected workload gives the same workload. For every kube-inject case of Istio's
+// golden corpus (../shared/conformance/istio-inject, read at test time) that expects an output, the
+// golden want.yaml, already injected, is injected again with the case's own settings and must come
+// back unchanged (compared as Kubernetes objects; byte-identical output is counted and reported).
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { splitYamlStream } from "../kube/stream.js";
+import { marshalTyped } from "../kube/typed.js";
+import { isInjectable } from "../kube/workloads.js";
+import { readYaml } from "../kube/yaml.js";
+import type { MeshConfig } from "../mesh/index.js";
+import { type InjectorConfig, parseValues } from "./config.js";
+import { compileTemplates } from "./injector.js";
+import { kubeInject } from "./kube-inject.js";
+import { isRecord } from "./pod.js";
+
+const CORPUS = fileURLToPath(new URL("../../../shared/conformance/istio-inject", import.meta.url));
+
+/**
+ * Cases whose golden output is not a fixed point. Istio re-injects a pod by merging the templates
+ * over it again; meshinject also puts the user's recorded overrides (`proxy.istio.io/overrides`)
+ * back on top, so a pod with its own `istio-proxy` settings comes out of re-injection unchanged,
+ * where Istio would reset those containers to the template. What remains is Istio's own history:
+ */
+const NOT_FIXED_POINTS: Readonly<Record<string, string>> = {
+  // The input was injected before, without native sidecars: its status annotation lists istio-proxy
+  // under containers, the template now puts it under initContainers, so Istio did not recognise it as
+  // injected and merged the old proxy over the new one (old args, old ISTIO_META_APP_CONTAINERS). The
+  // golden records istio-proxy as an init container, so the next injection replaces it cleanly.
+  "merge-probers.yaml.injected": "golden is itself a re-injection that carried the old proxy over",
+};
+
+interface CaseFile {
+  nativeSidecars: boolean;
+  compliancePolicy: string;
+  kubeInjectRevision: string;
+  expectedError: string | null;
+  kubeInject: boolean;
+}
+
+/** Builds the injector a case runs with (as the istio-inject conformance runner does). */
+function caseInjector(dir: string, meta: CaseFile): (text: string) => string {
+  const read = (name: string) => readFileSync(join(dir, name), "utf8");
+  const parsed = JSON.parse(read("injector-config.json")) as Partial<InjectorConfig> & {
+    templates: Record<string, string>;
+  };
+  const config: InjectorConfig = {
+    policy: "enabled",
+    defaultTemplates: parsed.defaultTemplates ?? ["sidecar"],
+    templates: parsed.templates,
+    aliases: parsed.aliases ?? {},
+    neverInjectSelector: parsed.neverInjectSelector ?? [],
+    alwaysInjectSelector: parsed.alwaysInjectSelector ?? [],
+    injectedAnnotations: parsed.injectedAnnotations ?? {},
+  };
+  const settings = {
+    templates: compileTemplates(config, () => undefined),
+    values: parseValues(read("values.json")),
+    compliancePolicy: meta.compliancePolicy,
+  };
+  const meshConfig = (readYaml(read("mesh.yaml")) ?? {}) as MeshConfig;
+  return (text) =>
+    kubeInject(text, {
+      settings,
+      config,
+      meshConfig,
+      revision: meta.kubeInjectRevision,
+      nativeSidecar: meta.nativeSidecars,
+      warn: () => {},
+    });
+}
+
+/** The documents of a stream as normalised objects (typed kinds in their Go struct shape). */
+function documents(text: string): unknown[] {
+  return splitYamlStream(text)
+    .map((raw) => readYaml(raw))
+    .filter((d) => d !== null && d !== undefined)
+    .map((d) => (isInjectable(d) ? marshalTyped(d, String((d as { kind: unknown }).kind)) : d));
+}
+
+/** The first path where two values differ, with both sides, or "" when they are equal. */
+function firstDifference(want: unknown, got: unknown, path = ""): string {
+  if (isDeepStrictEqual(want, got)) return "";
+  if (typeof want === "object" && want !== null && typeof got === "object" && got !== null) {
+    for (const k of new Set([...Object.keys(want), ...Object.keys(got)])) {
+      const d = firstDifference(
+        (want as Record<string, unknown>)[k],
+        (got as Record<string, unknown>)[k],
+        `${path}/${k}`,
+      );
+      if (d) return d;
+    }
+  }
+  return `${path || "/"}: want ${JSON.stringify(want)?.slice(0, 300)}, got ${JSON.stringify(got)?.slice(0, 300)}`;
+}
+
+const INJECTED = new Set(["istio-proxy", "istio-init", "istio-validation"]);
+
+/** A deep copy of the documents without the injected containers (every pod template in them). */
+function withoutInjectedContainers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutInjectedContainers);
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if ((k === "containers" || k === "initContainers") && Array.isArray(v)) {
+      out[k] = v.filter((c) => !(isRecord(c) && INJECTED.has(String(c.name)))).map(withoutInjectedContainers);
+    } else {
+      out[k] = withoutInjectedContainers(v);
+    }
+  }
+  return out;
+}
+
+interface Case {
+  name: string;
+  dir: string;
+  meta: CaseFile;
+}
+
+function corpusCases(): Case[] {
+  return readdirSync(CORPUS, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+    .map((name) => ({
+      name,
+      dir: join(CORPUS, name),
+      meta: JSON.parse(readFileSync(join(CORPUS, name, "case.json"), "utf8")) as CaseFile,
+    }))
+    .filter((c) => c.meta.kubeInject && c.meta.expectedError === null);
+}
+
+if (!existsSync(CORPUS)) {
+  it("re-injection fixed points", { skip: `corpus folder ${CORPUS} is absent (CI has it)` }, () => {});
+} else {
+  describe("re-injecting Istio's golden outputs", () => {
+    const cases = corpusCases();
+    let identical = 0;
+    let fixed = 0;
+
+    it("finds the corpus cases", () => {
+      assert.ok(cases.length >= 90, `only ${cases.length} kube-inject cases with an output`);
+      for (const name of Object.keys(NOT_FIXED_POINTS)) {
+        assert.ok(
+          cases.some((c) => c.name === name),
+          `excluded case ${name} is not in the corpus`,
+        );
+      }
+    });
+
+    for (const c of cases) {
+      const reason = NOT_FIXED_POINTS[c.name];
+      it(reason === undefined ? c.name : `${c.name} (not a fixed point: ${reason})`, () => {
+        const inject = caseInjector(c.dir, c.meta);
+        const want = readFileSync(join(c.dir, "want.yaml"), "utf8");
+        const once = inject(want);
+        if (reason === undefined) {
+          assert.equal(firstDifference(documents(want), documents(once)), "");
+          fixed++;
+          if (once.trim() === want.trim()) identical++;
+          return;
+        }
+        // Only the injected containers change, and the pod settles after at most three passes.
+        assert.equal(
+          firstDifference(withoutInjectedContainers(documents(want)), withoutInjectedContainers(documents(once))),
+          "",
+        );
+        let previous = once;
+        let settled = false;
+        for (let pass = 2; pass <= 3 && !settled; pass++) {
+          const next = inject(previous);
+          settled = firstDifference(documents(previous), documents(next)) === "";
+          previous = next;
+        }
+        assert.ok(settled, "re-injection does not settle within three passes");
+      });
+    }
+
+    it("reports how many fixed points are byte-identical", (t) => {
+      t.diagnostic(
+        `${fixed} fixed points, ${identical} of them byte-identical; ${cases.length} cases, ` +
+          `${Object.keys(NOT_FIXED_POINTS).length} excluded as Istio's own behaviour`,
+      );
+    });
+  });
+}

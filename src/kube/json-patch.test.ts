@@ -1,0 +1,192 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import {
+  applyPatch,
+  createPatch,
+  escapePointerToken,
+  JsonPatchError,
+  type Operation,
+  parsePointer,
+} from "./json-patch.js";
+
+/** JSON round trip: what the receiving side sees (drops -0 and undefined the way JSON does). */
+const viaJson = (v: unknown): unknown => JSON.parse(JSON.stringify(v) ?? "null");
+
+describe("JSON pointers", () => {
+  it("escapes ~ and / and reads them back", () => {
+    assert.equal(escapePointerToken("a/b~c"), "a~1b~0c");
+    assert.deepEqual(parsePointer("/metadata/annotations/sidecar.istio.io~1status/~01"), [
+      "metadata",
+      "annotations",
+      "sidecar.istio.io/status",
+      "~1",
+    ]);
+    assert.deepEqual(parsePointer(""), []);
+    assert.throws(() => parsePointer("a"), JsonPatchError);
+  });
+});
+
+describe("createPatch", () => {
+  it("adds, removes and replaces object keys with escaped pointers", () => {
+    const ops = createPatch(
+      { metadata: { annotations: { a: "1", "x/y": "2" }, name: "p" } },
+      { metadata: { annotations: { a: "1", "s~t": "3" }, name: "q" } },
+    );
+    assert.deepEqual(ops, [
+      { op: "remove", path: "/metadata/annotations/x~1y" },
+      { op: "add", path: "/metadata/annotations/s~0t", value: "3" },
+      { op: "replace", path: "/metadata/name", value: "q" },
+    ]);
+  });
+
+  it("appends containers with add at /-", () => {
+    const app = { name: "app", image: "app:1" };
+    const proxy = { name: "istio-proxy", image: "proxy" };
+    const ops = createPatch({ spec: { containers: [app] } }, { spec: { containers: [app, proxy] } });
+    assert.deepEqual(ops, [{ op: "add", path: "/spec/containers/-", value: proxy }]);
+  });
+
+  it("inserts a container first and edits the app container in place", () => {
+    const app = { name: "app", image: "app:1", env: [{ name: "A", value: "1" }] };
+    const app2 = { ...app, readinessProbe: { httpGet: { path: "/app-health/app/readyz", port: 15020 } } };
+    const proxy = { name: "istio-proxy", image: "proxy" };
+    const ops = createPatch({ spec: { containers: [app] } }, { spec: { containers: [proxy, app2] } });
+    assert.deepEqual(ops, [
+      { op: "add", path: "/spec/containers/0", value: proxy },
+      { op: "add", path: "/spec/containers/1/readinessProbe", value: app2.readinessProbe },
+    ]);
+  });
+
+  it("moves and removes named elements", () => {
+    const a = { name: "a" };
+    const b = { name: "b" };
+    const c = { name: "c" };
+    const before = { list: [a, b, c] };
+    const after = { list: [c, a] };
+    const ops = createPatch(before, after);
+    assert.deepEqual(applyPatch(before, ops), after);
+  });
+
+  it("replaces a whole array when that is smaller", () => {
+    const ops = createPatch({ args: ["a", "b", "c", "d"] }, { args: ["w", "x", "y", "z"] });
+    assert.deepEqual(ops, [{ op: "replace", path: "/args", value: ["w", "x", "y", "z"] }]);
+  });
+
+  it("gives an empty patch for equal documents and a root replace for different types", () => {
+    assert.deepEqual(createPatch({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }), []);
+    assert.deepEqual(createPatch([1], { a: 1 }), [{ op: "replace", path: "", value: { a: 1 } }]);
+  });
+
+  it("round-trips random JSON (property)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        const original = viaJson(a);
+        const modified = viaJson(b);
+        const patched = applyPatch(original, createPatch(original, modified));
+        assert.deepStrictEqual(viaJson(patched), modified);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("round-trips random edits of a pod-like object (property)", () => {
+    const container = fc.record({
+      name: fc.constantFrom("app", "istio-proxy", "sidecar", "x/y", "a~b"),
+      image: fc.string(),
+      env: fc.array(fc.record({ name: fc.constantFrom("A", "B", "C", "D"), value: fc.string() }), { maxLength: 5 }),
+    });
+    const pod = fc.record({
+      metadata: fc.record({
+        name: fc.string(),
+        annotations: fc.dictionary(fc.string(), fc.string(), { maxKeys: 4 }),
+      }),
+      spec: fc.record({ containers: fc.array(container, { maxLength: 4 }) }),
+    });
+    fc.assert(
+      fc.property(pod, pod, (a, b) => {
+        const patched = applyPatch(a, createPatch(a, b));
+        assert.deepStrictEqual(viaJson(patched), viaJson(b));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("keeps the patch of a pod with 2,000 env vars proportional to the change", () => {
+    const env = Array.from({ length: 2000 }, (_, i) => ({ name: `VAR_${i}`, value: `value-${i}-${"x".repeat(20)}` }));
+    const app = { name: "app", image: "app:1", env, readinessProbe: { httpGet: { path: "/ready", port: 8080 } } };
+    const original = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "big", labels: { app: "big" } },
+      spec: { containers: [app], volumes: [{ name: "data", emptyDir: {} }] },
+    };
+    const proxy = {
+      name: "istio-proxy",
+      image: "proxyv2",
+      args: ["proxy", "sidecar"],
+      env: [{ name: "X", value: "y" }],
+    };
+    const init = { name: "istio-init", image: "proxyv2", args: ["istio-iptables"] };
+    const injected = {
+      ...original,
+      metadata: {
+        ...original.metadata,
+        labels: { app: "big", "security.istio.io/tlsMode": "istio" },
+        annotations: { "sidecar.istio.io/status": '{"containers":["istio-proxy"]}' },
+      },
+      spec: {
+        initContainers: [init],
+        // The proxy goes first (holdApplicationUntilProxyStarts) and the app's probe is rewritten.
+        containers: [proxy, { ...app, readinessProbe: { httpGet: { path: "/app-health/app/readyz", port: 15020 } } }],
+        volumes: [...original.spec.volumes, { name: "istio-envoy", emptyDir: { medium: "Memory" } }],
+      },
+    };
+    const podSize = JSON.stringify(original).length;
+    const started = performance.now();
+    const ops = createPatch(original, injected);
+    const elapsed = performance.now() - started;
+    const patchSize = JSON.stringify(ops).length;
+    assert.ok(podSize > 80_000, `pod is ${podSize} bytes`);
+    assert.ok(patchSize < 1_500, `patch is ${patchSize} bytes: ${JSON.stringify(ops)}`);
+    assert.ok(elapsed < 500, `createPatch took ${elapsed} ms`);
+    assert.ok(!ops.some((o: Operation) => JSON.stringify(o).includes("VAR_1")));
+    assert.deepStrictEqual(applyPatch(original, ops), injected);
+  });
+});
+
+describe("applyPatch", () => {
+  const doc = { a: { b: [1, 2, 3] }, c: "x" };
+
+  it("applies the RFC 6902 operations without changing its input", () => {
+    const out = applyPatch(doc, [
+      { op: "add", path: "/a/b/1", value: 9 },
+      { op: "add", path: "/a/b/-", value: 4 },
+      { op: "remove", path: "/a/b/0" },
+      { op: "replace", path: "/c", value: { d: 1 } },
+      { op: "test", path: "/c/d", value: 1 },
+      { op: "copy", from: "/c", path: "/e" },
+      { op: "move", from: "/e", path: "/f" },
+    ]);
+    assert.deepEqual(out, { a: { b: [9, 2, 3, 4] }, c: { d: 1 }, f: { d: 1 } });
+    assert.deepEqual(doc, { a: { b: [1, 2, 3] }, c: "x" });
+  });
+
+  it("keeps __proto__ keys as data", () => {
+    const out = applyPatch({}, [{ op: "add", path: "/__proto__", value: { polluted: true } }]) as object;
+    assert.equal(Object.getPrototypeOf(out), Object.prototype);
+    assert.deepEqual(Object.keys(out), ["__proto__"]);
+    assert.equal(({} as { polluted?: boolean }).polluted, undefined);
+  });
+
+  it("rejects bad operations with the operation in the message", () => {
+    assert.throws(() => applyPatch(doc, [{ op: "remove", path: "/nope" }]), /operation 0 \(remove "\/nope"\)/);
+    assert.throws(() => applyPatch(doc, [{ op: "replace", path: "/a/b/3", value: 1 }]), /out of range/);
+    assert.throws(() => applyPatch(doc, [{ op: "add", path: "/a/b/01", value: 1 }]), /invalid array index/);
+    assert.throws(() => applyPatch(doc, [{ op: "test", path: "/c", value: "y" }]), /test failed/);
+    assert.throws(() => applyPatch(doc, [{ op: "add", path: "/x" }]), /missing "value"/);
+    assert.throws(() => applyPatch(doc, [{ op: "move", from: "/a", path: "/a/b/0" }]), /children/);
+    assert.throws(() => applyPatch(doc, [{ op: "frob", path: "" }]), /unknown op/);
+    assert.throws(() => applyPatch(doc, {} as unknown as unknown[]), /array of operations/);
+  });
+});

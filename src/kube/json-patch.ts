@@ -1,0 +1,333 @@
+/**
+ * RFC 6902 JSON Patch for Kubernetes objects: building the patch that turns a received object into
+ * a modified one, and applying a patch (RFC 6902 add, remove, replace, move, copy, test).
+ *
+ * `createPatch` is not a minimal edit script. It walks objects key by key and treats arrays the way
+ * pod changes look: elements appended (`add` at `/-`), inserted, removed, moved, or changed in
+ * place, with elements matched by their `name` (containers, env, volumes) when every element has a
+ * unique one, by common prefix and suffix otherwise. At each array it keeps the cheaper of that
+ * edit and one `replace` of the whole array, so the patch grows with the change, not with the
+ * object (an injected pod with 2,000 env vars in its app container gets a patch of a few KiB).
+ */
+
+export type Operation =
+  | { op: "add"; path: string; value: unknown }
+  | { op: "remove"; path: string }
+  | { op: "replace"; path: string; value: unknown }
+  | { op: "move"; from: string; path: string }
+  | { op: "copy"; from: string; path: string }
+  | { op: "test"; path: string; value: unknown };
+
+/** A patch that cannot be applied, or is not a patch; the message names the operation and path. */
+export class JsonPatchError extends Error {
+  override name = "JsonPatchError";
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** One reference token of a JSON Pointer, escaped (`~` → `~0`, `/` → `~1`). */
+export function escapePointerToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+/** The reference tokens of a JSON Pointer (`""` is the whole document). */
+export function parsePointer(pointer: string): string[] {
+  if (pointer === "") return [];
+  if (!pointer.startsWith("/")) throw new JsonPatchError(`invalid JSON pointer ${JSON.stringify(pointer)}`);
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/** An own property, so that keys such as `__proto__` or `constructor` are plain data. */
+function ownGet(obj: JsonObject, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+function ownSet(obj: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** JSON equality: numbers by value (0 equals -0), object key order ignored, undefined members absent. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    if (ka.length !== kb.length) return false;
+    for (const k of ka) {
+      if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** A deep copy of a JSON value (own `__proto__` keys stay data). */
+export function cloneJson<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(cloneJson) as T;
+  if (isObject(v)) {
+    const out: JsonObject = {};
+    for (const k of Object.keys(v)) {
+      const x = v[k];
+      if (x !== undefined) ownSet(out, k, cloneJson(x));
+    }
+    return out as T;
+  }
+  return v;
+}
+
+/** The size of a patch as JSON text, which is what patch choices are weighed by. */
+function patchSize(ops: readonly Operation[]): number {
+  let n = 0;
+  for (const op of ops) n += JSON.stringify(op).length + 1;
+  return n;
+}
+
+/** The patch that turns `original` into `modified` (both plain JSON values). */
+export function createPatch(original: unknown, modified: unknown): Operation[] {
+  const ops: Operation[] = [];
+  diffValue(original, modified, "", ops);
+  return ops;
+}
+
+function diffValue(a: unknown, b: unknown, path: string, ops: Operation[]): void {
+  if (isObject(a) && isObject(b)) diffObject(a, b, path, ops);
+  else if (Array.isArray(a) && Array.isArray(b)) diffArray(a, b, path, ops);
+  else if (!jsonEqual(a, b)) ops.push({ op: "replace", path, value: b });
+}
+
+function diffObject(a: JsonObject, b: JsonObject, path: string, ops: Operation[]): void {
+  for (const k of Object.keys(a)) {
+    if (a[k] !== undefined && (!Object.hasOwn(b, k) || b[k] === undefined)) {
+      ops.push({ op: "remove", path: `${path}/${escapePointerToken(k)}` });
+    }
+  }
+  for (const k of Object.keys(b)) {
+    const vb = b[k];
+    if (vb === undefined) continue;
+    const child = `${path}/${escapePointerToken(k)}`;
+    const va = ownGet(a, k);
+    if (va === undefined) ops.push({ op: "add", path: child, value: vb });
+    else diffValue(va, vb, child, ops);
+  }
+}
+
+function diffArray(a: readonly unknown[], b: readonly unknown[], path: string, ops: Operation[]): void {
+  if (jsonEqual(a, b)) return;
+  const keysA = elementKeys(a);
+  const keysB = keysA && elementKeys(b);
+  const edit: Operation[] = [];
+  if (keysA && keysB) diffKeyedArray(a, keysA, b, keysB, path, edit);
+  else diffListArray(a, b, path, edit);
+  const whole: Operation = { op: "replace", path, value: b };
+  if (patchSize(edit) < patchSize([whole])) ops.push(...edit);
+  else ops.push(whole);
+}
+
+/** The `name` of every element when all are objects with distinct string names; else undefined. */
+function elementKeys(list: readonly unknown[]): string[] | undefined {
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (const e of list) {
+    const name = isObject(e) ? ownGet(e, "name") : undefined;
+    if (typeof name !== "string" || seen.has(name)) return undefined;
+    seen.add(name);
+    keys.push(name);
+  }
+  return keys;
+}
+
+/** Elements matched by name: removals, then, position by position, in-place diffs, moves and inserts. */
+function diffKeyedArray(
+  a: readonly unknown[],
+  keysA: readonly string[],
+  b: readonly unknown[],
+  keysB: readonly string[],
+  path: string,
+  ops: Operation[],
+): void {
+  const wanted = new Set(keysB);
+  const cur = a.map((value, i) => ({ key: keysA[i] as string, value }));
+  for (let i = cur.length - 1; i >= 0; i--) {
+    if (!wanted.has((cur[i] as { key: string }).key)) {
+      ops.push({ op: "remove", path: `${path}/${i}` });
+      cur.splice(i, 1);
+    }
+  }
+  for (let i = 0; i < b.length; i++) {
+    const key = keysB[i] as string;
+    const here = cur[i];
+    if (here !== undefined && here.key === key) {
+      diffValue(here.value, b[i], `${path}/${i}`, ops);
+      continue;
+    }
+    let j = -1;
+    for (let k = i + 1; k < cur.length; k++) {
+      if ((cur[k] as { key: string }).key === key) {
+        j = k;
+        break;
+      }
+    }
+    if (j >= 0) {
+      const [moved] = cur.splice(j, 1) as [{ key: string; value: unknown }];
+      cur.splice(i, 0, moved);
+      ops.push({ op: "move", from: `${path}/${j}`, path: `${path}/${i}` });
+      diffValue(moved.value, b[i], `${path}/${i}`, ops);
+    } else {
+      ops.push({ op: "add", path: `${path}/${i === cur.length ? "-" : i}`, value: b[i] });
+      cur.splice(i, 0, { key, value: b[i] });
+    }
+  }
+}
+
+/** Elements matched by position: common prefix and suffix kept, the middle diffed pairwise, the rest added or removed. */
+function diffListArray(a: readonly unknown[], b: readonly unknown[], path: string, ops: Operation[]): void {
+  const shorter = Math.min(a.length, b.length);
+  let prefix = 0;
+  while (prefix < shorter && jsonEqual(a[prefix], b[prefix])) prefix++;
+  let suffix = 0;
+  while (suffix < shorter - prefix && jsonEqual(a[a.length - 1 - suffix], b[b.length - 1 - suffix])) {
+    suffix++;
+  }
+  const midA = a.length - prefix - suffix;
+  const midB = b.length - prefix - suffix;
+  const paired = Math.min(midA, midB);
+  for (let i = prefix; i < prefix + paired; i++) diffValue(a[i], b[i], `${path}/${i}`, ops);
+  const at = prefix + paired;
+  for (let n = midA - paired; n > 0; n--) ops.push({ op: "remove", path: `${path}/${at}` });
+  for (let n = 0; n < midB - paired; n++) {
+    const index = at + n;
+    const atEnd = suffix === 0;
+    ops.push({ op: "add", path: `${path}/${atEnd ? "-" : index}`, value: b[index] });
+  }
+}
+
+// ---- applying ----
+
+function describeOp(op: unknown, index: number): string {
+  const o = isObject(op) ? op : {};
+  return `operation ${index} (${typeof o.op === "string" ? o.op : "?"} ${JSON.stringify(o.path ?? null)})`;
+}
+
+/** The array index a token names; `allowEnd` accepts `-` and the length itself (for add). */
+function arrayIndex(token: string, list: readonly unknown[], allowEnd: boolean): number {
+  if (token === "-" && allowEnd) return list.length;
+  if (!/^(0|[1-9][0-9]*)$/.test(token)) throw new JsonPatchError(`invalid array index ${JSON.stringify(token)}`);
+  const i = Number(token);
+  if (i > list.length || (i === list.length && !allowEnd)) {
+    throw new JsonPatchError(`array index ${i} out of range (length ${list.length})`);
+  }
+  return i;
+}
+
+/** The value a pointer names; throws when it names nothing. */
+function getAt(doc: unknown, tokens: readonly string[]): unknown {
+  let cur = doc;
+  for (const t of tokens) {
+    if (Array.isArray(cur)) cur = cur[arrayIndex(t, cur, false)];
+    else if (isObject(cur) && Object.hasOwn(cur, t)) cur = cur[t];
+    else throw new JsonPatchError(`path not found at ${JSON.stringify(t)}`);
+  }
+  return cur;
+}
+
+/** The container (object or array) of the value a pointer names, with the last token. */
+function parentOf(doc: unknown, tokens: readonly string[]): { parent: unknown; last: string } {
+  return { parent: getAt(doc, tokens.slice(0, -1)), last: tokens[tokens.length - 1] as string };
+}
+
+function addAt(doc: unknown, tokens: readonly string[], value: unknown): unknown {
+  if (tokens.length === 0) return value;
+  const { parent, last } = parentOf(doc, tokens);
+  if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent, true), 0, value);
+  else if (isObject(parent)) ownSet(parent, last, value);
+  else throw new JsonPatchError("parent is not an object or array");
+  return doc;
+}
+
+function removeAt(doc: unknown, tokens: readonly string[]): { doc: unknown; removed: unknown } {
+  if (tokens.length === 0) return { doc: null, removed: doc };
+  const { parent, last } = parentOf(doc, tokens);
+  if (Array.isArray(parent)) {
+    const [removed] = parent.splice(arrayIndex(last, parent, false), 1);
+    return { doc, removed };
+  }
+  if (isObject(parent) && Object.hasOwn(parent, last)) {
+    const removed = parent[last];
+    delete parent[last];
+    return { doc, removed };
+  }
+  throw new JsonPatchError(`path not found at ${JSON.stringify(last)}`);
+}
+
+function stringField(op: JsonObject, field: string): string {
+  const v = op[field];
+  if (typeof v !== "string") throw new JsonPatchError(`missing "${field}"`);
+  return v;
+}
+
+function valueField(op: JsonObject): unknown {
+  if (!Object.hasOwn(op, "value") || op.value === undefined) throw new JsonPatchError('missing "value"');
+  return cloneJson(op.value);
+}
+
+/** Applies a patch; returns the patched document (a new value: `doc` is not modified). */
+export function applyPatch(doc: unknown, ops: readonly unknown[]): unknown {
+  if (!Array.isArray(ops)) throw new JsonPatchError("a JSON patch must be an array of operations");
+  let out = cloneJson(doc);
+  for (const [index, raw] of ops.entries()) {
+    try {
+      if (!isObject(raw)) throw new JsonPatchError("not an object");
+      const path = parsePointer(stringField(raw, "path"));
+      switch (raw.op) {
+        case "add":
+          out = addAt(out, path, valueField(raw));
+          break;
+        case "remove":
+          out = removeAt(out, path).doc;
+          break;
+        case "replace":
+          getAt(out, path);
+          out = addAt(removeAt(out, path).doc, path, valueField(raw));
+          break;
+        case "move": {
+          const from = stringField(raw, "from");
+          const fromTokens = parsePointer(from);
+          if (path.length > fromTokens.length && fromTokens.every((t, i) => path[i] === t)) {
+            throw new JsonPatchError("cannot move a value into one of its children");
+          }
+          const { doc: rest, removed } = removeAt(out, fromTokens);
+          out = addAt(rest, path, removed);
+          break;
+        }
+        case "copy":
+          out = addAt(out, path, cloneJson(getAt(out, parsePointer(stringField(raw, "from")))));
+          break;
+        case "test":
+          if (!jsonEqual(getAt(out, path), valueField(raw))) throw new JsonPatchError("test failed");
+          break;
+        default:
+          throw new JsonPatchError(`unknown op ${JSON.stringify(raw.op)}`);
+      }
+    } catch (e) {
+      if (e instanceof JsonPatchError) throw new JsonPatchError(`${describeOp(raw, index)}: ${e.message}`);
+      throw e;
+    }
+  }
+  return out;
+}
+
+/** The name the webhook contract uses. */
+export const applyJsonPatch = applyPatch;

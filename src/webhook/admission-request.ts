@@ -1,0 +1,89 @@
+/**
+ * Reading the envelope of an AdmissionReview (admission.k8s.io/v1 or v1beta1) and writing the
+ * answer. Reading never throws: input that is not a usable review gives the reason, together with
+ * whatever the answer must echo (apiVersion, uid) so it is still well-formed.
+ */
+
+export const ADMISSION_V1 = "admission.k8s.io/v1";
+export const ADMISSION_V1BETA1 = "admission.k8s.io/v1beta1";
+const ADMISSION_KIND = "AdmissionReview";
+
+type Json = Record<string, unknown>;
+
+function isRecord(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A review request with a Pod to look at. */
+export interface PodRequest {
+  ok: true;
+  apiVersion: string;
+  uid: string;
+  /** `request.namespace` ("" when absent). */
+  namespace: string;
+  /** `request.object`, the Pod as the API server sent it. */
+  object: Json;
+}
+
+/** A body that cannot be answered with an injection; the answer still echoes these. */
+export interface BadRequest {
+  ok: false;
+  apiVersion: string;
+  uid: string;
+  reason: string;
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/** The kind named by a GroupVersionKind-like object (`request.kind`), or undefined. */
+function kindOf(v: unknown): string | undefined {
+  return isRecord(v) && typeof v.kind === "string" ? v.kind : undefined;
+}
+
+/** Reads an AdmissionReview body (already parsed from JSON). */
+export function readPodRequest(body: unknown): PodRequest | BadRequest {
+  const bad = (reason: string, apiVersion = ADMISSION_V1, uid = ""): BadRequest => ({
+    ok: false,
+    apiVersion,
+    uid,
+    reason,
+  });
+  if (!isRecord(body)) return bad(`expected an AdmissionReview object, got ${describeJson(body)}`);
+  const version = body.apiVersion;
+  const known = version === ADMISSION_V1 || version === ADMISSION_V1BETA1;
+  const apiVersion = known ? (version as string) : ADMISSION_V1;
+  if (body.kind !== ADMISSION_KIND || !known) {
+    return bad(
+      `expected kind AdmissionReview of ${ADMISSION_V1} or ${ADMISSION_V1BETA1}, got kind ${JSON.stringify(body.kind ?? null)} of apiVersion ${JSON.stringify(version ?? null)}`,
+      apiVersion,
+    );
+  }
+  const request = body.request;
+  if (!isRecord(request)) return bad("AdmissionReview has no request", apiVersion);
+  const uid = str(request.uid);
+  if (uid === "") return bad("AdmissionReview request has no uid", apiVersion);
+  const object = request.object;
+  if (!isRecord(object)) return bad(`request.object is not an object (${describeJson(object)})`, apiVersion, uid);
+  const requestKind = kindOf(request.kind);
+  if (requestKind !== undefined && requestKind !== "Pod") {
+    return bad(`request is for a ${requestKind}, not a Pod`, apiVersion, uid);
+  }
+  if (object.kind !== undefined && object.kind !== "Pod") {
+    return bad(`request.object is a ${JSON.stringify(object.kind)}, not a Pod`, apiVersion, uid);
+  }
+  return { ok: true, apiVersion, uid, namespace: str(request.namespace), object };
+}
+
+function describeJson(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return `a ${typeof v}`;
+}
+
+/** The AdmissionReview to send back around a response. */
+export function reviewEnvelope(apiVersion: string, response: Json): Json {
+  return { apiVersion, kind: ADMISSION_KIND, response };
+}

@@ -1,0 +1,236 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { defaultConfigFiles } from "../inject/defaults.js";
+import { loadInjector } from "../inject/injector.js";
+import { applyPatch } from "../kube/json-patch.js";
+import { marshalTyped } from "../kube/typed.js";
+import { nativeSidecarsEnabled, potentialPodName, review, type WebhookState } from "./admission.js";
+
+const state: WebhookState = { injector: loadInjector(defaultConfigFiles()), revision: "", nativeSidecars: "off" };
+
+type Json = Record<string, unknown>;
+
+function pod(extra: { metadata?: Json; spec?: Json } = {}): Json {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "web", labels: { app: "web" }, ...extra.metadata },
+    spec: { containers: [{ name: "app", image: "nginx", ports: [{ containerPort: 80 }] }], ...extra.spec },
+  };
+}
+
+function admissionReview(object: unknown, apiVersion = "admission.k8s.io/v1", request: Json = {}): Json {
+  return {
+    apiVersion,
+    kind: "AdmissionReview",
+    request: {
+      uid: "0df28fbd-5f5f-11e8-bc74-36e6bb280816",
+      kind: { group: "", version: "v1", kind: "Pod" },
+      namespace: "default",
+      operation: "CREATE",
+      object,
+      ...request,
+    },
+  };
+}
+
+const responseOf = (r: { response: Json }) => r.response.response as Json;
+const patchOf = (r: { response: Json }): unknown[] =>
+  JSON.parse(Buffer.from(String(responseOf(r).patch), "base64").toString("utf8"));
+
+describe("review", () => {
+  it("injects a pod and answers a JSONPatch that turns the received pod into the injected one", () => {
+    const object = pod();
+    const result = review(admissionReview(object), "/inject", state);
+    assert.deepEqual(result.outcome, { kind: "injected" });
+    assert.equal(result.pod, "default/web");
+    assert.equal(result.response.apiVersion, "admission.k8s.io/v1");
+    assert.equal(result.response.kind, "AdmissionReview");
+    const response = responseOf(result);
+    assert.equal(response.uid, "0df28fbd-5f5f-11e8-bc74-36e6bb280816");
+    assert.equal(response.allowed, true);
+    assert.equal(response.patchType, "JSONPatch");
+    const received = marshalTyped(object, "Pod");
+    const injected = applyPatch(received, patchOf(result)) as {
+      metadata: { annotations: Record<string, string> };
+      spec: { containers: Array<{ name: string }>; initContainers: Array<{ name: string }> };
+    };
+    assert.deepEqual(
+      injected.spec.containers.map((c) => c.name),
+      ["app", "istio-proxy"],
+    );
+    assert.deepEqual(
+      injected.spec.initContainers.map((c) => c.name),
+      ["istio-init"],
+    );
+    assert.ok(injected.metadata.annotations["sidecar.istio.io/status"]);
+  });
+
+  it("echoes v1beta1", () => {
+    const result = review(admissionReview(pod(), "admission.k8s.io/v1beta1"), "/inject", state);
+    assert.equal(result.response.apiVersion, "admission.k8s.io/v1beta1");
+    assert.equal(responseOf(result).allowed, true);
+  });
+
+  it("skips by policy with allowed: true and no patch", () => {
+    const result = review(
+      admissionReview(pod({ metadata: { annotations: { "sidecar.istio.io/inject": "false" } } })),
+      "/inject",
+      state,
+    );
+    assert.equal(result.outcome.kind, "skipped");
+    assert.deepEqual(responseOf(result), { uid: "0df28fbd-5f5f-11e8-bc74-36e6bb280816", allowed: true });
+    const hostNetwork = review(admissionReview(pod({ spec: { hostNetwork: true } })), "/inject", state);
+    assert.equal(hostNetwork.outcome.kind, "skipped");
+    const ignored = review(admissionReview(pod(), undefined, { namespace: "kube-system" }), "/inject", state);
+    assert.equal(ignored.outcome.kind, "skipped");
+  });
+
+  it("answers an injection error with allowed: false and the message", () => {
+    const object = pod({ metadata: { annotations: { "traffic.sidecar.istio.io/includeOutboundIPRanges": "bad" } } });
+    const result = review(admissionReview(object), "/inject", state);
+    assert.equal(result.outcome.kind, "failed");
+    const response = responseOf(result);
+    assert.equal(response.allowed, false);
+    assert.match(String((response.status as Json).message), /includeOutboundIPRanges|includeipranges/i);
+  });
+
+  it("answers a missing template with allowed: false", () => {
+    const object = pod({ metadata: { annotations: { "inject.istio.io/templates": "nope" } } });
+    const result = review(admissionReview(object), "/inject", state);
+    assert.equal(result.outcome.kind, "failed");
+    assert.match(String((responseOf(result).status as Json).message), /"nope" not found/);
+  });
+
+  it("answers malformed input with a well-formed denial", () => {
+    const cases: Array<[unknown, string, string]> = [
+      [null, "admission.k8s.io/v1", ""],
+      ["text", "admission.k8s.io/v1", ""],
+      [[], "admission.k8s.io/v1", ""],
+      [{ apiVersion: "v1", kind: "Pod" }, "admission.k8s.io/v1", ""],
+      [{ apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview" }, "admission.k8s.io/v1beta1", ""],
+      [{ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request: { uid: 7 } }, "admission.k8s.io/v1", ""],
+      [admissionReview("not a pod"), "admission.k8s.io/v1", "0df28fbd-5f5f-11e8-bc74-36e6bb280816"],
+      [
+        admissionReview({ kind: "Service", metadata: { name: "s" } }),
+        "admission.k8s.io/v1",
+        "0df28fbd-5f5f-11e8-bc74-36e6bb280816",
+      ],
+      [
+        admissionReview(pod(), undefined, { kind: { group: "apps", version: "v1", kind: "Deployment" } }),
+        "admission.k8s.io/v1",
+        "0df28fbd-5f5f-11e8-bc74-36e6bb280816",
+      ],
+      [
+        admissionReview({ metadata: { name: "p", labels: "not a map" }, spec: {} }),
+        "admission.k8s.io/v1",
+        "0df28fbd-5f5f-11e8-bc74-36e6bb280816",
+      ],
+    ];
+    for (const [body, apiVersion, uid] of cases) {
+      const result = review(body, "/inject", state);
+      assert.equal(result.outcome.kind, "invalid", JSON.stringify(body));
+      assert.equal(result.response.apiVersion, apiVersion);
+      assert.equal(result.response.kind, "AdmissionReview");
+      const response = responseOf(result);
+      assert.equal(response.uid, uid);
+      assert.equal(response.allowed, false);
+      assert.ok(String((response.status as Json).message).length > 0);
+    }
+  });
+
+  it("drops managedFields and defaults the namespace before computing the patch", () => {
+    const object = pod({
+      metadata: { managedFields: [{ manager: "kubectl", operation: "Update", fieldsV1: { "f:x": {} } }] },
+    });
+    const result = review(admissionReview(object, undefined, { namespace: "shop" }), "/inject", state);
+    const ops = patchOf(result) as Array<{ path: string }>;
+    assert.ok(!ops.some((o) => o.path.startsWith("/metadata/managedFields")));
+    assert.ok(!ops.some((o) => o.path === "/metadata/namespace"));
+    assert.equal(result.pod, "shop/web");
+  });
+
+  it("takes proxy env from the path and the proxy config from the annotation", () => {
+    const object = pod({ metadata: { annotations: { "proxy.istio.io/config": "concurrency: 3" } } });
+    const result = review(admissionReview(object), "/inject/cluster/east/net/net1", state);
+    const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
+      metadata: { labels: Record<string, string> };
+      spec: { containers: Array<{ name: string; env?: Array<{ name: string; value?: string }> }> };
+    };
+    const proxy = injected.spec.containers.find((c) => c.name === "istio-proxy");
+    const env = Object.fromEntries((proxy?.env ?? []).map((e) => [e.name, e.value]));
+    assert.equal(env.ISTIO_META_CLUSTER_ID, "east");
+    assert.equal(env.ISTIO_META_NETWORK, "net1");
+    assert.match(String(env.PROXY_CONFIG), /"concurrency":3/);
+    assert.equal(injected.metadata.labels["topology.istio.io/network"], "net1");
+  });
+
+  it("names the workload from generateName and owner references", () => {
+    const object = pod({
+      metadata: {
+        name: undefined,
+        generateName: "web-7d4b9c-",
+        labels: { app: "web", "pod-template-hash": "7d4b9c" },
+        ownerReferences: [
+          { apiVersion: "apps/v1", kind: "ReplicaSet", name: "web-7d4b9c", uid: "u", controller: true },
+        ],
+      },
+    });
+    const result = review(admissionReview(object), "/inject", state);
+    assert.equal(result.pod, "default/web-7d4b9c-***** (actual name not yet known)");
+    const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
+      metadata: { labels: Record<string, string> };
+    };
+    assert.equal(injected.metadata.labels["service.istio.io/canonical-name"], "web");
+  });
+
+  it("is a fixed point: re-injecting the injected pod changes nothing", () => {
+    const received = marshalTyped(pod(), "Pod");
+    const injected = applyPatch(received, patchOf(review(admissionReview(received), "/inject", state)));
+    const again = review(admissionReview(injected), "/inject", state);
+    assert.equal(again.outcome.kind, "injected");
+    assert.deepEqual(patchOf(again), []);
+  });
+
+  it("never throws on mutated reviews (property)", () => {
+    const valid = admissionReview(pod());
+    const anything = fc.anything({ withNullPrototype: false });
+    const mutated = fc.oneof(
+      anything,
+      fc.record({ request: anything }).map((r) => ({ ...valid, ...r })),
+      fc
+        .record({ metadata: anything, spec: anything, status: anything })
+        .map((o) => admissionReview({ ...pod(), ...o })),
+      fc.jsonValue().map((v) => admissionReview({ ...pod(), spec: { containers: v } })),
+    );
+    fc.assert(
+      fc.property(mutated, (body) => {
+        const result = review(body, "/inject", state);
+        assert.equal(result.response.kind, "AdmissionReview");
+        assert.equal(typeof responseOf(result).allowed, "boolean");
+        JSON.stringify(result.response);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("nativeSidecarsEnabled", () => {
+  it("follows on/off, and auto only with a known kubelet minor of at least 33", () => {
+    assert.equal(nativeSidecarsEnabled({ nativeSidecars: "on" }), true);
+    assert.equal(nativeSidecarsEnabled({ nativeSidecars: "off", kubeletMinorVersion: 40 }), false);
+    assert.equal(nativeSidecarsEnabled({ nativeSidecars: "auto" }), false);
+    assert.equal(nativeSidecarsEnabled({ nativeSidecars: "auto", kubeletMinorVersion: 32 }), false);
+    assert.equal(nativeSidecarsEnabled({ nativeSidecars: "auto", kubeletMinorVersion: 33 }), true);
+    assert.equal(nativeSidecarsEnabled({ nativeSidecars: "auto", kubeletMinorVersion: Number.NaN }), false);
+  });
+});
+
+describe("potentialPodName", () => {
+  it("uses the name, else marks the generateName", () => {
+    assert.equal(potentialPodName({ name: "a", generateName: "b-" }), "a");
+    assert.equal(potentialPodName({ generateName: "b-" }), "b-***** (actual name not yet known)");
+    assert.equal(potentialPodName({}), "");
+  });
+});

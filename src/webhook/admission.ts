@@ -1,0 +1,151 @@
+/**
+ * One admission review: AdmissionReview (admission.k8s.io/v1 or v1beta1) in, AdmissionReview out,
+ * with a JSONPatch that turns the received pod into the injected pod. Pure and total: it never
+ * throws; every input, however malformed, gets a well-formed answer and an {@link Outcome}.
+ *
+ * The steps follow Istio's webhook (pkg/kube/inject/webhook.go, `inject`): read the Pod as its
+ * typed struct, drop managedFields (large, and irrelevant to injection), default the namespace from
+ * the request, decide by policy (a skip is `allowed: true` without a patch), compute the pod's
+ * ProxyConfig (mesh default config with the pod's `proxy.istio.io/config` annotation, the mesh
+ * itself unchanged), find the workload the pod belongs to, inject with the webhook's parameters
+ * (the config's default templates, aliases and injected annotations, the revision, proxy env from
+ * the URL path, proxy UID/GID 1337), and answer the JSON patch from the typed pod to the injected one.
+ */
+
+import { type InjectorSettings, injectPod } from "../inject/inject.js";
+import type { LoadedInjector } from "../inject/injector.js";
+import type { Pod } from "../inject/pod.js";
+import { injectionDecision, parseInjectEnvs } from "../inject/policy.js";
+import { cloneJson, createPatch } from "../kube/json-patch.js";
+import { marshalTyped } from "../kube/typed.js";
+import { deployMetaFromPod } from "../kube/workloads.js";
+import { podProxyConfig } from "../mesh/index.js";
+import { readPodRequest, reviewEnvelope } from "./admission-request.js";
+import type { Outcome } from "./outcome.js";
+
+/** What the webhook holds between requests. */
+export interface WebhookState {
+  injector: LoadedInjector;
+  /** The control-plane revision; "" for the default. */
+  revision: string;
+  /** Native sidecars: "auto" means on only when `kubeletMinorVersion` is known and at least 33. */
+  nativeSidecars: "on" | "off" | "auto";
+  /** The lowest kubelet minor version in the cluster, when known (for `nativeSidecars: "auto"`). */
+  kubeletMinorVersion?: number;
+  /** `COMPLIANCE_POLICY`, e.g. `fips-140-3`; when given, it overrides the injector settings' value. */
+  compliancePolicy?: string;
+}
+
+export interface ReviewResult {
+  /** The AdmissionReview to send back (serialise with JSON.stringify). */
+  response: Record<string, unknown>;
+  outcome: Outcome;
+  /** `namespace/name` of the pod for logs (`name` is `generateName***` before the name is known); "" if unknown. */
+  pod?: string;
+}
+
+/** The minimum kubelet minor version whose native sidecars Istio uses by default. */
+const NATIVE_SIDECAR_MIN_MINOR = 33;
+const PROXY_UID = 1337n;
+const PROXY_GID = 1337n;
+
+/** Whether proxies are injected as native sidecars (before a pod's own annotation says otherwise). */
+export function nativeSidecarsEnabled(state: Pick<WebhookState, "nativeSidecars" | "kubeletMinorVersion">): boolean {
+  if (state.nativeSidecars === "on") return true;
+  if (state.nativeSidecars === "off") return false;
+  const minor = state.kubeletMinorVersion;
+  return typeof minor === "number" && Number.isFinite(minor) && minor >= NATIVE_SIDECAR_MIN_MINOR;
+}
+
+/** The pod's name for logs: its name, or its generateName marked as not yet known. */
+export function potentialPodName(metadata: Record<string, unknown>): string {
+  if (typeof metadata.name === "string" && metadata.name !== "") return metadata.name;
+  if (typeof metadata.generateName === "string" && metadata.generateName !== "") {
+    return `${metadata.generateName}***** (actual name not yet known)`;
+  }
+  return "";
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Answers one AdmissionReview; `path` is the request path (`/inject/cluster/X/net/Y`...). Never throws. */
+export function review(body: unknown, path: string, state: WebhookState): ReviewResult {
+  const request = readPodRequest(body);
+  const deny = (apiVersion: string, uid: string, message: string, outcome: Outcome, pod = ""): ReviewResult => ({
+    response: reviewEnvelope(apiVersion, { uid, allowed: false, status: { message } }),
+    outcome,
+    pod,
+  });
+  if (!request.ok) {
+    return deny(request.apiVersion, request.uid, request.reason, { kind: "invalid", reason: request.reason });
+  }
+  const { apiVersion, uid } = request;
+
+  let original: Pod;
+  try {
+    const { managedFields: _dropped, ...metadata } = isRecord(request.object.metadata) ? request.object.metadata : {};
+    original = marshalTyped({ ...request.object, metadata }, "Pod") as Pod;
+  } catch (e) {
+    const message = `could not decode the Pod: ${messageOf(e)}`;
+    return deny(apiVersion, uid, message, { kind: "invalid", reason: message });
+  }
+  if (typeof original.metadata.namespace !== "string" || original.metadata.namespace === "") {
+    if (request.namespace !== "") original.metadata.namespace = request.namespace;
+  }
+  const namespace = typeof original.metadata.namespace === "string" ? original.metadata.namespace : "";
+  const pod = `${namespace}/${potentialPodName(original.metadata)}`;
+
+  try {
+    const { config, settings, meshConfig } = state.injector;
+    const decision = injectionDecision(original, config);
+    if (!decision.inject) {
+      return {
+        response: reviewEnvelope(apiVersion, { uid, allowed: true }),
+        outcome: { kind: "skipped", reason: decision.reason },
+        pod,
+      };
+    }
+    const deploy = deployMetaFromPod(original);
+    const injected = injectPod(webhookSettings(settings, state), {
+      pod: cloneJson(original),
+      typeMeta: deploy.typeMeta,
+      deployMeta: { name: deploy.name, namespace: deploy.namespace },
+      meshConfig,
+      proxyConfig: podProxyConfig(meshConfig, original.metadata.annotations),
+      revision: state.revision,
+      defaultTemplates: config.defaultTemplates,
+      aliases: config.aliases,
+      injectedAnnotations: config.injectedAnnotations ?? {},
+      proxyEnvs: parseInjectEnvs(path),
+      nativeSidecar: nativeSidecarsEnabled(state),
+      proxyUID: PROXY_UID,
+      proxyGID: PROXY_GID,
+    });
+    const patch = createPatch(original, marshalTyped(injected, "Pod"));
+    return {
+      response: reviewEnvelope(apiVersion, {
+        uid,
+        allowed: true,
+        patchType: "JSONPatch",
+        patch: Buffer.from(JSON.stringify(patch)).toString("base64"),
+      }),
+      outcome: { kind: "injected" },
+      pod,
+    };
+  } catch (e) {
+    const message = messageOf(e);
+    return deny(apiVersion, uid, message, { kind: "failed", reason: message }, pod);
+  }
+}
+
+/** The injector settings, with the state's compliance policy when it names one. */
+function webhookSettings(settings: InjectorSettings, state: WebhookState): InjectorSettings {
+  if (state.compliancePolicy === undefined || state.compliancePolicy === settings.compliancePolicy) return settings;
+  return { ...settings, compliancePolicy: state.compliancePolicy };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
