@@ -8,15 +8,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import { type PodLike as Pod, PROXY_CONTAINER as PROXY_CONTAINER_NAME } from "../../src/inject/pod.js";
 import {
   APP_PROBERS_ENV,
-  type Container,
+  type ProbeContainer as Container,
   dumpAppProbers,
   type EnvVar,
   findSidecar,
   mergeOrAppendProbers,
-  type Pod,
-  PROXY_CONTAINER_NAME,
   patchRewriteProbe,
   shouldRewriteAppHTTPProbers,
   withRewrittenAppProbes,

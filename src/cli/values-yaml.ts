@@ -4,11 +4,13 @@
  * `map[string]interface {}` with string keys.
  *
  * The `yaml` package parses the text; its YAML 1.1 number and timestamp tags are replaced by one
- * resolver that follows go-yaml v2's rules, which differ from the YAML 1.1 spec in places:
+ * resolver that follows go-yaml v2's rules (the Kubernetes YAML reader's), which differ from the
+ * YAML 1.1 spec in places:
  * `1e3` is a float, `0o17` and `0b101` are ints, `1_000` drops its underscores, base-60 numbers and
  * timestamps stay strings (go-yaml v2 hands timestamps to interface{} targets as text).
  */
 import { parseDocument, type ScalarTag, type Tags } from "yaml";
+import { resolvePlain } from "../kube/yaml.js";
 import { type GoValue, newMap } from "../template/value.js";
 
 const INT_TAG = "tag:yaml.org,2002:int";
@@ -17,53 +19,14 @@ const REPLACED_TAGS = new Set([INT_TAG, FLOAT_TAG, "tag:yaml.org,2002:timestamp"
 
 /** go-yaml's shortcut: only scalars starting with a sign, a digit or a dot can be numbers (besides the .inf/.nan words). */
 const NUMBER_HINT = /^[-+.0-9]/;
-/** Integer syntaxes Go's strconv.ParseInt accepts with base 0 (underscores already removed). */
-const GO_INT = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/;
-/** go-yaml's yamlStyleFloat. */
-const YAML_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
-const DOT_FLOAT = /^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/;
-const SPECIAL_FLOATS: Record<string, number> = {
-  ".nan": Number.NaN,
-  ".NaN": Number.NaN,
-  ".NAN": Number.NaN,
-};
-for (const sign of ["", "+", "-"]) {
-  for (const word of [".inf", ".Inf", ".INF"]) {
-    SPECIAL_FLOATS[sign + word] = sign === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  }
-}
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const UINT64_MAX = 2n ** 64n - 1n;
 
 /**
  * The number go-yaml v2 reads from a plain scalar, or undefined when it reads a string.
  * Ints and floats both come back as JS numbers: after Helm's trip through JSON they are all float64.
  */
 export function goYamlNumber(text: string): number | undefined {
-  const special = SPECIAL_FLOATS[text];
-  if (special !== undefined) return special;
-  if (!NUMBER_HINT.test(text)) return undefined;
-  if (text.startsWith(".")) return DOT_FLOAT.test(text) ? Number(text) : undefined;
-  const plain = text.replaceAll("_", "");
-  if (GO_INT.test(plain)) {
-    const negative = plain.startsWith("-");
-    const digits = plain.replace(/^[-+]/, "");
-    // BigInt() reads 0x/0o/0b prefixes but takes a bare leading 0 as decimal; Go reads it as octal.
-    const magnitude = /^0[0-7]+$/.test(digits) ? BigInt(`0o${digits.slice(1)}`) : BigInt(digits);
-    const value = negative ? -magnitude : magnitude;
-    const fitsInt64 = value >= INT64_MIN && value <= INT64_MAX;
-    // ParseUint takes no sign, so only unsigned spellings reach the uint64 range.
-    const fitsUint64 = !/^[-+]/.test(plain) && value >= 0n && value <= UINT64_MAX;
-    if (fitsInt64 || fitsUint64) return Number(value);
-  }
-  if (YAML_FLOAT.test(plain)) {
-    const value = Number(plain);
-    // strconv.ParseFloat fails on overflow, and go-yaml then keeps the text.
-    return Number.isFinite(value) ? value : undefined;
-  }
-  return undefined;
+  const resolved = resolvePlain(text);
+  return resolved.tag === "int" || resolved.tag === "float" ? resolved.value : undefined;
 }
 
 /** One tag standing for both go-yaml number kinds; scalars it cannot read stay strings. */

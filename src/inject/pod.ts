@@ -9,7 +9,14 @@ export interface Container extends Json {
   name: string;
 }
 
-export interface Pod {
+/** Any pod-shaped JSON, parts possibly missing: what the probe functions and the policy accept. */
+export interface PodLike {
+  metadata?: Json | null;
+  spec?: Json | null;
+}
+
+/** The injector's working pod: metadata and spec present. */
+export interface Pod extends PodLike {
   metadata: Json & { annotations?: Record<string, string>; labels?: Record<string, string> };
   // Typed marshalling writes `containers: null` for a pod without containers, hence the nulls.
   spec: Json & {
@@ -47,8 +54,9 @@ export function findContainer(name: string, list: readonly Container[] | null | 
 }
 
 /** A container of the pod by name, in containers first, then init containers. */
-export function findPodContainer(name: string, pod: Pod): Container | undefined {
-  return findContainer(name, pod.spec.containers) ?? findContainer(name, pod.spec.initContainers);
+export function findPodContainer(name: string, pod: PodLike): Container | undefined {
+  const spec = (pod.spec ?? undefined) as Pod["spec"] | undefined;
+  return findContainer(name, spec?.containers) ?? findContainer(name, spec?.initContainers);
 }
 
 export type Placement = "first" | "last" | "remove";
@@ -94,16 +102,37 @@ export function injectionStatus(templatePod: Pod, revision: string): string {
   return goJSON(status);
 }
 
-/** Reads a previous injection's status annotation; undefined when there is none or it does not parse. */
-export function parseInjectionStatus(pod: Pod): Partial<InjectionStatus> | undefined {
-  const text = pod.metadata.annotations?.[STATUS_ANNOTATION];
+/** Whether the pod carries the status annotation: it was injected before, whatever the annotation says. */
+export function hasInjectionStatus(pod: PodLike): boolean {
+  const annotations = pod.metadata?.annotations;
+  return isRecord(annotations) && Object.hasOwn(annotations, STATUS_ANNOTATION);
+}
+
+const stringList = (v: unknown): string[] | null =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
+
+/**
+ * Reads a previous injection's status annotation: undefined when the pod has none. An annotation
+ * that is not a JSON object reads as an empty status (the pod still counts as injected); lists that
+ * are not lists read as null, and only their strings count.
+ */
+export function parseInjectionStatus(pod: PodLike): InjectionStatus | undefined {
+  const text = (pod.metadata?.annotations as Record<string, string> | null | undefined)?.[STATUS_ANNOTATION];
   if (text === undefined) return undefined;
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    return isRecord(parsed) ? (parsed as Partial<InjectionStatus>) : {};
+    parsed = JSON.parse(text);
   } catch {
-    return {};
+    parsed = undefined;
   }
+  const o = isRecord(parsed) ? parsed : {};
+  return {
+    initContainers: stringList(o.initContainers),
+    containers: stringList(o.containers),
+    volumes: stringList(o.volumes),
+    imagePullSecrets: stringList(o.imagePullSecrets),
+    revision: typeof o.revision === "string" ? o.revision : "",
+  };
 }
 
 /**

@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  injectionDecision,
-  injectionStatus,
-  injectRequired,
-  isIgnoredNamespace,
-  kubeInjectDecision,
-  type PolicyPod,
-} from "./policy.js";
+import { parseInjectionStatus as injectionStatus } from "./pod.js";
+import { injectionDecision, injectRequired, isIgnoredNamespace, kubeInjectDecision, type PolicyPod } from "./policy.js";
 
 function pod(
   labels: Record<string, string> = {},

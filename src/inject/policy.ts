@@ -16,6 +16,7 @@
  * (the earlier injection is stripped first). The decision reports it so callers can tell.
  */
 import { quote } from "../template/strconv.js";
+import { hasInjectionStatus } from "./pod.js";
 import { compileSelector, type LabelSelector, LabelSelectorError } from "./policy-selector.js";
 
 export { parseInjectEnvs } from "./policy-inject-path.js";
@@ -37,7 +38,6 @@ export const IGNORED_NAMESPACES: readonly string[] = [
 
 export const INJECT_LABEL = "sidecar.istio.io/inject";
 export const INJECT_ANNOTATION = "sidecar.istio.io/inject";
-export const STATUS_ANNOTATION = "sidecar.istio.io/status";
 
 /** The policy part of the injector configuration (the `config` of istio-sidecar-injector). */
 export interface InjectionPolicyConfig {
@@ -70,47 +70,8 @@ export interface InjectionDecision {
   warnings: string[];
 }
 
-/** The parsed `sidecar.istio.io/status` annotation: what an earlier injection added. */
-export interface SidecarInjectionStatus {
-  initContainers: string[] | null;
-  containers: string[] | null;
-  volumes: string[] | null;
-  imagePullSecrets: string[] | null;
-  revision: string;
-}
-
 export function isIgnoredNamespace(namespace: string, ignored: readonly string[] = IGNORED_NAMESPACES): boolean {
   return ignored.includes(namespace);
-}
-
-const stringList = (v: unknown): string[] | null =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
-
-/** The earlier injection's status, or undefined when the pod has none (or it is not a JSON object). */
-export function injectionStatus(pod: PolicyPod): SidecarInjectionStatus | undefined {
-  const text = pod.metadata?.annotations?.[STATUS_ANNOTATION];
-  if (text === undefined) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
-  const o = parsed as Record<string, unknown>;
-  return {
-    initContainers: stringList(o.initContainers),
-    containers: stringList(o.containers),
-    volumes: stringList(o.volumes),
-    imagePullSecrets: stringList(o.imagePullSecrets),
-    revision: typeof o.revision === "string" ? o.revision : "",
-  };
-}
-
-/** Whether the pod was injected before (it has the status annotation, whatever its content). */
-export function alreadyInjected(pod: PolicyPod): boolean {
-  const annotations = pod.metadata?.annotations;
-  return annotations != null && Object.hasOwn(annotations, STATUS_ANNOTATION);
 }
 
 /** The first selector of the list that is valid, non-empty and matches the labels. */
@@ -135,7 +96,7 @@ function firstMatch(
 /** The injection decision with its reason. */
 export function injectionDecision(pod: PolicyPod, config: InjectionPolicyConfig): InjectionDecision {
   const warnings: string[] = [];
-  const injected = alreadyInjected(pod);
+  const injected = hasInjectionStatus(pod);
   const decide = (inject: boolean, reason: string): InjectionDecision => ({
     inject,
     reason,

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { PodLike as Pod } from "./pod.js";
 import {
   APP_PROBERS_ENV,
-  type Container,
+  type ProbeContainer as Container,
   dumpAppProbers,
   findSidecar,
   mergeOrAppendProbers,
-  type Pod,
   patchRewriteProbe,
   probeStatusPort,
   rewriteAppProbes,

@@ -10,15 +10,19 @@
  * values.
  */
 import { parseInt64 } from "../template/strconv.js";
+import {
+  type Container,
+  findPodContainer,
+  hasInjectionStatus,
+  type Json,
+  type PodLike,
+  PROXY_CONTAINER,
+} from "./pod.js";
 import { type AppProbers, decodeAppProbers, encodeAppProbers, type PortValue, type Prober } from "./probes-json.js";
 
-export const PROXY_CONTAINER_NAME = "istio-proxy";
 export const APP_PROBERS_ENV = "ISTIO_KUBE_APP_PROBERS";
 export const REWRITE_PROBERS_ANNOTATION = "sidecar.istio.io/rewriteAppHTTPProbers";
 export const STATUS_PORT_ANNOTATION = "status.sidecar.istio.io/port";
-export const STATUS_ANNOTATION = "sidecar.istio.io/status";
-
-type Json = Record<string, unknown>;
 
 export interface EnvVar {
   name: string;
@@ -40,8 +44,8 @@ export interface LifecycleHandler {
   [field: string]: unknown;
 }
 
-export interface Container {
-  name?: string;
+/** A container with the fields the probe step reads typed. */
+export interface ProbeContainer extends Container {
   ports?: Array<{ name?: string; containerPort?: number; [field: string]: unknown }> | null;
   env?: EnvVar[] | null;
   readinessProbe?: Probe | null;
@@ -52,25 +56,16 @@ export interface Container {
     postStart?: LifecycleHandler | null;
     [field: string]: unknown;
   } | null;
-  [field: string]: unknown;
 }
 
-/**
- * A pod as plain JSON. Typed loosely so any JSON-shaped pod type fits; the containers are read as
- * {@link Container}s.
- */
-export interface Pod {
-  metadata?: Json | null;
-  spec?: Json | null;
-}
+type PodSpec = Json & { containers?: ProbeContainer[] | null; initContainers?: ProbeContainer[] | null };
 
-type PodSpec = Json & { containers?: Container[] | null; initContainers?: Container[] | null };
-
-function specOf(pod: Pod): PodSpec | undefined {
+/** The spec of any pod-shaped JSON, its containers read as {@link ProbeContainer}s. */
+function specOf(pod: PodLike): PodSpec | undefined {
   return (pod.spec ?? undefined) as PodSpec | undefined;
 }
 
-function annotationsOf(pod: Pod): Record<string, string> | undefined {
+function annotationsOf(pod: PodLike): Record<string, string> | undefined {
   return (pod.metadata?.annotations ?? undefined) as Record<string, string> | undefined;
 }
 
@@ -102,17 +97,9 @@ export function shouldRewriteAppHTTPProbers(
   return parsed ?? specSetting;
 }
 
-/** The first container named `name` among the regular containers, else among the init containers. */
-export function findContainer(pod: Pod, name: string): Container | undefined {
-  return (
-    (specOf(pod)?.containers ?? []).find((c) => c.name === name) ??
-    (specOf(pod)?.initContainers ?? []).find((c) => c.name === name)
-  );
-}
-
 /** The `istio-proxy` container (regular, or init container with native sidecars). */
-export function findSidecar(pod: Pod): Container | undefined {
-  return findContainer(pod, PROXY_CONTAINER_NAME);
+export function findSidecar(pod: PodLike): ProbeContainer | undefined {
+  return findPodContainer(PROXY_CONTAINER, pod);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,14 +173,14 @@ function resolvePort(p: Prober | undefined, namedPorts: Map<string, number>, sta
 }
 
 /** Init containers first, then regular containers, without the proxy. */
-function appContainers(pod: Pod): Container[] {
+function appContainers(pod: PodLike): ProbeContainer[] {
   return [...(specOf(pod)?.initContainers ?? []), ...(specOf(pod)?.containers ?? [])].filter(
-    (c) => c.name !== PROXY_CONTAINER_NAME,
+    (c) => c.name !== PROXY_CONTAINER,
   );
 }
 
 /** The probers of every app container, keyed by agent path (Istio's DumpAppProbers before encoding). */
-export function appProbers(pod: Pod, statusPort: number): AppProbers {
+export function appProbers(pod: PodLike, statusPort: number): AppProbers {
   const out: AppProbers = {};
   for (const c of appContainers(pod)) {
     const name = c.name ?? "";
@@ -220,7 +207,7 @@ export function appProbers(pod: Pod, statusPort: number): AppProbers {
 }
 
 /** The `ISTIO_KUBE_APP_PROBERS` text for the pod, or undefined when no probe needs the agent. */
-export function dumpAppProbers(pod: Pod, statusPort: number): string | undefined {
+export function dumpAppProbers(pod: PodLike, statusPort: number): string | undefined {
   const probers = appProbers(pod, statusPort);
   return Object.keys(probers).length === 0 ? undefined : encodeAppProbers(probers);
 }
@@ -276,10 +263,10 @@ function convertHandler(handler: LifecycleHandler | null | undefined, path: stri
   return undefined;
 }
 
-function rewriteContainer(c: Container, port: number): Container {
-  if (c.name === PROXY_CONTAINER_NAME) return c;
+function rewriteContainer(c: ProbeContainer, port: number): ProbeContainer {
+  if (c.name === PROXY_CONTAINER) return c;
   const paths = proberPaths(c.name ?? "");
-  const out: Container = { ...c };
+  const out: ProbeContainer = { ...c };
   const ready = convertProbe(c.readinessProbe, paths.readyz, port);
   if (ready) out.readinessProbe = ready;
   const live = convertProbe(c.livenessProbe, paths.livez, port);
@@ -311,7 +298,7 @@ export function probeStatusPort(annotations: Readonly<Record<string, string>> | 
 }
 
 /** Istio's patchRewriteProbe: every app container's HTTP/TCP/gRPC probes and hooks aimed at the agent. */
-export function patchRewriteProbe<P extends Pod>(
+export function patchRewriteProbe<P extends PodLike>(
   annotations: Readonly<Record<string, string>> | null | undefined,
   pod: P,
   meshStatusPort: number,
@@ -334,15 +321,14 @@ export function patchRewriteProbe<P extends Pod>(
  * probes are pointed at the status port (`meshStatusPort`, the mesh's `defaultConfig.statusPort`,
  * unless the pod's `status.sidecar.istio.io/port` annotation says otherwise).
  */
-export function withRewrittenAppProbes<P extends Pod>(pod: P, meshStatusPort: number, rewriteSetting: boolean): P {
+export function withRewrittenAppProbes<P extends PodLike>(pod: P, meshStatusPort: number, rewriteSetting: boolean): P {
   if (findSidecar(pod) === undefined) return pod;
   const annotations = annotationsOf(pod);
   if (!shouldRewriteAppHTTPProbers(annotations, rewriteSetting)) return pod;
   let result: P = pod;
   const probers = dumpAppProbers(pod, meshStatusPort);
   if (probers !== undefined) {
-    const previouslyInjected = annotations !== undefined && Object.hasOwn(annotations, STATUS_ANNOTATION);
-    result = withSidecarEnv(pod, (env) => mergeOrAppendProbers(previouslyInjected, env, probers));
+    result = withSidecarEnv(pod, (env) => mergeOrAppendProbers(hasInjectionStatus(pod), env, probers));
   }
   return patchRewriteProbe(annotations, result, meshStatusPort);
 }
@@ -351,18 +337,18 @@ export function withRewrittenAppProbes<P extends Pod>(pod: P, meshStatusPort: nu
  * The injector's post-processing form of {@link withRewrittenAppProbes}: replaces `pod.spec` of the
  * injector's working copy (the old spec object is not modified).
  */
-export function rewriteAppProbes(pod: Pod, meshStatusPort: number, rewriteSetting: boolean): void {
+export function rewriteAppProbes(pod: PodLike, meshStatusPort: number, rewriteSetting: boolean): void {
   pod.spec = withRewrittenAppProbes(pod, meshStatusPort, rewriteSetting).spec;
 }
 
 /** A copy of the pod whose proxy container has `update(env)` as its env. */
-function withSidecarEnv<P extends Pod>(pod: P, update: (env: EnvVar[]) => EnvVar[]): P {
+function withSidecarEnv<P extends PodLike>(pod: P, update: (env: EnvVar[]) => EnvVar[]): P {
   const spec: PodSpec = specOf(pod) ?? {};
-  const replace = (list: Container[] | null | undefined): [Container[] | null | undefined, boolean] => {
-    const i = (list ?? []).findIndex((c) => c.name === PROXY_CONTAINER_NAME);
+  const replace = (list: ProbeContainer[] | null | undefined): [ProbeContainer[] | null | undefined, boolean] => {
+    const i = (list ?? []).findIndex((c) => c.name === PROXY_CONTAINER);
     if (!list || i < 0) return [list, false];
     const copy = [...list];
-    const c = copy[i] as Container;
+    const c = copy[i] as ProbeContainer;
     copy[i] = { ...c, env: update(c.env ?? []) };
     return [copy, true];
   };

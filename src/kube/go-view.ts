@@ -100,7 +100,8 @@ class StructView implements GoObject {
 /** A field by Go name, looking through embedded structs as Go's field promotion does. */
 function fieldOf(type: string, json: Record<string, unknown>, name: string): GoValue | undefined {
   const def = structDef(type);
-  if (def === undefined) return undefined;
+  // Templates see no fields of an opaque struct: typed marshalling keeps it as given.
+  if (def === undefined || def.opaque) return undefined;
   for (const f of def.fields) if (f.go === name) return fieldValue(f, json);
   for (const f of def.fields) {
     if (!isEmbedded(f)) continue;

@@ -33,6 +33,7 @@ describe("merge-keys", () => {
     assert.deepEqual(tags("ObjectMeta", "finalizers"), ["merge", ""]);
     assert.deepEqual(tags("PodStatus", "conditions"), ["merge", "type"]);
     assert.deepEqual(tags("PodStatus", "podIPs"), ["merge", "ip"]);
+    assert.deepEqual(tags("ContainerStatus", "volumeMounts"), ["merge", "mountPath"]);
   });
 
   it("types maps, slices, structs and opaque values", () => {

@@ -5,9 +5,11 @@ import { goStructName, goTypeString, isStructType, structDef, structNames } from
 test("every referenced struct type is defined", () => {
   for (const name of structNames()) {
     for (const f of structDef(name)?.fields ?? []) {
-      const base = f.type.replace(/^(\*|\[\]|map\[string\])+/, "");
-      const scalar = ["string", "int32", "int64", "bool", "float64", "quantity", "intOrString", "time", "raw"];
-      assert.ok(scalar.includes(base) || isStructType(base), `${name}.${f.go}: ${f.type}`);
+      for (const type of [f.type, f.goType]) {
+        const base = type.replace(/^(\*|\[\]|map\[string\])+/, "");
+        const scalar = ["string", "int32", "int64", "bool", "float64", "quantity", "intOrString", "time", "raw"];
+        assert.ok(scalar.includes(base) || isStructType(base), `${name}.${f.go}: ${type}`);
+      }
     }
   }
 });
@@ -27,6 +29,18 @@ test("fields in Go declaration order with JSON tags", () => {
   assert.equal(pod?.fields.find((f) => f.json === "containers")?.omitempty, false);
   assert.equal(structDef("ObjectMeta")?.fields.find((f) => f.json === "creationTimestamp")?.omitzero, true);
   assert.equal(structDef("Probe")?.fields[0]?.inline, true);
+});
+
+test("patch tags, and the Go type behind a field typed marshalling keeps as given", () => {
+  const spec = (json: string) => structDef("PodSpec")?.fields.find((f) => f.json === json);
+  assert.deepEqual([spec("volumes")?.patchStrategy, spec("volumes")?.patchMergeKey], ["merge,retainKeys", "name"]);
+  assert.deepEqual([spec("tolerations")?.patchStrategy, spec("tolerations")?.patchMergeKey], ["", ""]);
+  assert.deepEqual(
+    [spec("ephemeralContainers")?.type, spec("ephemeralContainers")?.goType],
+    ["[]raw", "[]EphemeralContainer"],
+  );
+  assert.equal(structDef("Affinity")?.opaque, true);
+  assert.ok(structDef("Affinity")?.fields.length);
 });
 
 test("Go type names", () => {

@@ -1,12 +1,19 @@
 /**
  * The Kubernetes Go types that pods and workloads are made of, as data: for each struct, its fields
  * in Go declaration order with the Go name, the JSON name, whether the JSON tag says `omitempty`
- * (or `omitzero`), and the field type.
+ * (or `omitzero`), the field type, and the strategic-merge-patch tags (`patchStrategy`,
+ * `patchMergeKey`). This is the one table both typed marshalling (./typed.ts, ./go-view.ts) and the
+ * strategic merge (./strategic-merge.ts, through ./merge-keys.ts) read.
  *
  * Sources: k8s.io/api core/v1, apps/v1 and batch/v1 `types.go`, k8s.io/apimachinery meta/v1
  * `types.go` (Kubernetes 1.34, the version Istio's golden files were produced with) and
- * github.com/openshift/api apps/v1 `types.go` for DeploymentConfig. Structs we do not model field by
- * field are `opaque` (kept as they are given), and fields of such types are typed `raw`.
+ * github.com/openshift/api apps/v1 `types.go` for DeploymentConfig.
+ *
+ * Depth of typed marshalling: some values are kept as they are given rather than decoded field by
+ * field. A struct listed in {@link OPAQUE} (`Affinity`, `PodStatus`...) is kept as given wherever it
+ * appears; a field flagged `raw` (`EphemeralContainers`, the in-tree volume sources...) has its Go type
+ * recorded for the merge, but typed marshalling and template views treat it as an unmodelled value
+ * (type `raw`: `[]raw`, `*raw`), and so does `%T`. The strategic merge always sees the Go types.
  *
  * Type grammar: a scalar (`string`, `int32`, `int64`, `bool`, `float64`, `quantity`, `intOrString`,
  * `time`, `raw`), a struct name, `*T` (pointer), `[]T` (slice), `map[string]T` (map).
@@ -28,7 +35,12 @@ export interface FieldDef {
   readonly go: string;
   /** JSON name (empty for `json:",inline"` embedded structs). */
   readonly json: string;
-  /** Field type in the grammar above. */
+  /** The Go type of the field, in the grammar above. */
+  readonly goType: string;
+  /**
+   * The type typed marshalling and template views use: `goType`, except for a field flagged `raw`,
+   * where the struct in it is replaced by `raw` (`[]EphemeralContainer` → `[]raw`).
+   */
   readonly type: string;
   /** The JSON tag has `omitempty` (for a struct-typed field this changes nothing in encoding/json). */
   readonly omitempty: boolean;
@@ -36,6 +48,10 @@ export interface FieldDef {
   readonly omitzero?: boolean;
   /** `json:",inline"`: the struct's fields are flattened into the parent. */
   readonly inline?: boolean;
+  /** The `patchStrategy` tag (`merge`, `merge,retainKeys`), or "" when absent. */
+  readonly patchStrategy: string;
+  /** The `patchMergeKey` tag, or "" when absent. */
+  readonly patchMergeKey: string;
 }
 
 export interface StructDef {
@@ -43,21 +59,75 @@ export interface StructDef {
   /** Go package name as `%T` prints it (`v1` for all the Kubernetes and OpenShift packages here). */
   readonly pkg: string;
   readonly fields: readonly FieldDef[];
-  /** Not modelled field by field: the value passes through as given (absent → `{}`). */
+  /** Kept as given by typed marshalling (absent → `{}`); its fields still serve the merge. */
   readonly opaque?: boolean;
 }
 
-/** The compact notation of the table: `goName json type [o|oz|-]`; `-` marks an inline embed. */
+/**
+ * The compact notation of the table: `goName json type [flag...]`, json `-` marking an inline embed.
+ * Flags: `o` (omitempty), `oz` (omitempty and omitzero), `raw` (kept as given by typed marshalling),
+ * `merge` / `merge:key` / `merge,retainKeys:key` (patchStrategy and patchMergeKey).
+ */
 type Row = string;
 
 function parseRow(row: Row): FieldDef {
-  const [go, json, type, flags = ""] = row.split(/\s+/);
-  if (go === undefined || json === undefined || type === undefined) throw new Error(`bad schema row: ${row}`);
-  if (json === "-") return { go, json: "", type, omitempty: false, inline: true };
-  return { go, json, type, omitempty: flags.includes("o"), omitzero: flags.includes("z") || undefined };
+  const [go, json, goType, ...flags] = row.split(/\s+/);
+  if (go === undefined || json === undefined || goType === undefined) throw new Error(`bad schema row: ${row}`);
+  const inline = json === "-";
+  let omitempty = false;
+  let omitzero: boolean | undefined;
+  let raw = false;
+  let patchStrategy = "";
+  let patchMergeKey = "";
+  for (const flag of flags) {
+    if (flag === "o" || flag === "oz") {
+      omitempty = true;
+      if (flag === "oz") omitzero = true;
+    } else if (flag === "raw") raw = true;
+    else if (flag.startsWith("merge")) [patchStrategy = "", patchMergeKey = ""] = flag.split(":");
+    else throw new Error(`bad schema row: ${row}`);
+  }
+  const type = raw ? goType.replace(/\w+$/, "raw") : goType;
+  const base = { go, goType, type, omitempty, patchStrategy, patchMergeKey };
+  return inline ? { ...base, json: "", inline: true } : { ...base, json, omitzero };
 }
 
-const TABLE: Record<string, readonly Row[] | "opaque"> = {
+/**
+ * Structs typed marshalling keeps as given. Their fields are listed all the same: the strategic
+ * merge needs them (a patch merging into `affinity` must know its lists and structs).
+ */
+const OPAQUE = new Set(["PodStatus", "Affinity", "TopologySpreadConstraint", "FieldsV1"]);
+
+/** The fields of `Container`, which `EphemeralContainerCommon` repeats. */
+const CONTAINER_FIELDS: readonly Row[] = [
+  "Name name string",
+  "Image image string o",
+  "Command command []string o",
+  "Args args []string o",
+  "WorkingDir workingDir string o",
+  "Ports ports []ContainerPort o merge:containerPort",
+  "EnvFrom envFrom []EnvFromSource o",
+  "Env env []EnvVar o merge:name",
+  "Resources resources ResourceRequirements o",
+  "ResizePolicy resizePolicy []ContainerResizePolicy o",
+  "RestartPolicy restartPolicy *string o",
+  "RestartPolicyRules restartPolicyRules []ContainerRestartRule o raw",
+  "VolumeMounts volumeMounts []VolumeMount o merge:mountPath",
+  "VolumeDevices volumeDevices []VolumeDevice o merge:devicePath",
+  "LivenessProbe livenessProbe *Probe o",
+  "ReadinessProbe readinessProbe *Probe o",
+  "StartupProbe startupProbe *Probe o",
+  "Lifecycle lifecycle *Lifecycle o",
+  "TerminationMessagePath terminationMessagePath string o",
+  "TerminationMessagePolicy terminationMessagePolicy string o",
+  "ImagePullPolicy imagePullPolicy string o",
+  "SecurityContext securityContext *SecurityContext o",
+  "Stdin stdin bool o",
+  "StdinOnce stdinOnce bool o",
+  "TTY tty bool o",
+];
+
+const TABLE: Record<string, readonly Row[]> = {
   // meta/v1
   TypeMeta: ["Kind kind string o", "APIVersion apiVersion string o"],
   ObjectMeta: [
@@ -73,9 +143,9 @@ const TABLE: Record<string, readonly Row[] | "opaque"> = {
     "DeletionGracePeriodSeconds deletionGracePeriodSeconds *int64 o",
     "Labels labels map[string]string o",
     "Annotations annotations map[string]string o",
-    "OwnerReferences ownerReferences []OwnerReference o",
-    "Finalizers finalizers []string o",
-    "ManagedFields managedFields []raw o",
+    "OwnerReferences ownerReferences []OwnerReference o merge:uid",
+    "Finalizers finalizers []string o merge",
+    "ManagedFields managedFields []ManagedFieldsEntry o raw",
   ],
   OwnerReference: [
     "APIVersion apiVersion string",
@@ -96,16 +166,26 @@ const TABLE: Record<string, readonly Row[] | "opaque"> = {
     "MatchExpressions matchExpressions []LabelSelectorRequirement o",
   ],
   LabelSelectorRequirement: ["Key key string", "Operator operator string", "Values values []string o"],
+  ManagedFieldsEntry: [
+    "Manager manager string o",
+    "Operation operation string o",
+    "APIVersion apiVersion string o",
+    "Time time *time o",
+    "FieldsType fieldsType string o",
+    "FieldsV1 fieldsV1 *FieldsV1 o",
+    "Subresource subresource string o",
+  ],
+  // Custom JSON (the raw field set): no JSON fields of its own.
+  FieldsV1: [],
 
   // core/v1: pods
   Pod: ["TypeMeta - TypeMeta", "ObjectMeta metadata ObjectMeta o", "Spec spec PodSpec o", "Status status PodStatus o"],
-  PodStatus: "opaque",
   PodTemplateSpec: ["ObjectMeta metadata ObjectMeta o", "Spec spec PodSpec o"],
   PodSpec: [
-    "Volumes volumes []Volume o",
-    "InitContainers initContainers []Container o",
-    "Containers containers []Container",
-    "EphemeralContainers ephemeralContainers []raw o",
+    "Volumes volumes []Volume o merge,retainKeys:name",
+    "InitContainers initContainers []Container o merge:name",
+    "Containers containers []Container merge:name",
+    "EphemeralContainers ephemeralContainers []EphemeralContainer o raw merge:name",
     "RestartPolicy restartPolicy string o",
     "TerminationGracePeriodSeconds terminationGracePeriodSeconds *int64 o",
     "ActiveDeadlineSeconds activeDeadlineSeconds *int64 o",
@@ -120,13 +200,13 @@ const TABLE: Record<string, readonly Row[] | "opaque"> = {
     "HostIPC hostIPC bool o",
     "ShareProcessNamespace shareProcessNamespace *bool o",
     "SecurityContext securityContext *PodSecurityContext o",
-    "ImagePullSecrets imagePullSecrets []LocalObjectReference o",
+    "ImagePullSecrets imagePullSecrets []LocalObjectReference o merge:name",
     "Hostname hostname string o",
     "Subdomain subdomain string o",
     "Affinity affinity *Affinity o",
     "SchedulerName schedulerName string o",
     "Tolerations tolerations []Toleration o",
-    "HostAliases hostAliases []HostAlias o",
+    "HostAliases hostAliases []HostAlias o merge:ip",
     "PriorityClassName priorityClassName string o",
     "Priority priority *int32 o",
     "DNSConfig dnsConfig *PodDNSConfig o",
@@ -135,17 +215,70 @@ const TABLE: Record<string, readonly Row[] | "opaque"> = {
     "EnableServiceLinks enableServiceLinks *bool o",
     "PreemptionPolicy preemptionPolicy *string o",
     "Overhead overhead map[string]quantity o",
-    "TopologySpreadConstraints topologySpreadConstraints []TopologySpreadConstraint o",
+    "TopologySpreadConstraints topologySpreadConstraints []TopologySpreadConstraint o merge:topologyKey",
     "SetHostnameAsFQDN setHostnameAsFQDN *bool o",
     "OS os *PodOS o",
     "HostUsers hostUsers *bool o",
-    "SchedulingGates schedulingGates []raw o",
-    "ResourceClaims resourceClaims []raw o",
+    "SchedulingGates schedulingGates []PodSchedulingGate o raw merge:name",
+    "ResourceClaims resourceClaims []PodResourceClaim o raw merge,retainKeys:name",
     "Resources resources *ResourceRequirements o",
     "HostnameOverride hostnameOverride *string o",
   ],
-  Affinity: "opaque",
-  TopologySpreadConstraint: "opaque",
+  PodSchedulingGate: ["Name name string"],
+  PodResourceClaim: [
+    "Name name string",
+    // Tombstoned since Kubernetes 1.31; kept from the 1.30 field list the merge was first written against.
+    "Source source ClaimSource o",
+    "ResourceClaimName resourceClaimName *string o",
+    "ResourceClaimTemplateName resourceClaimTemplateName *string o",
+  ],
+  ClaimSource: [
+    "ResourceClaimName resourceClaimName *string o",
+    "ResourceClaimTemplateName resourceClaimTemplateName *string o",
+  ],
+  Affinity: [
+    "NodeAffinity nodeAffinity *NodeAffinity o",
+    "PodAffinity podAffinity *PodAffinity o",
+    "PodAntiAffinity podAntiAffinity *PodAntiAffinity o",
+  ],
+  NodeAffinity: [
+    "RequiredDuringSchedulingIgnoredDuringExecution requiredDuringSchedulingIgnoredDuringExecution *NodeSelector o",
+    "PreferredDuringSchedulingIgnoredDuringExecution preferredDuringSchedulingIgnoredDuringExecution []PreferredSchedulingTerm o",
+  ],
+  NodeSelector: ["NodeSelectorTerms nodeSelectorTerms []NodeSelectorTerm"],
+  NodeSelectorTerm: [
+    "MatchExpressions matchExpressions []NodeSelectorRequirement o",
+    "MatchFields matchFields []NodeSelectorRequirement o",
+  ],
+  NodeSelectorRequirement: ["Key key string", "Operator operator string", "Values values []string o"],
+  PreferredSchedulingTerm: ["Weight weight int32", "Preference preference NodeSelectorTerm"],
+  PodAffinity: [
+    "RequiredDuringSchedulingIgnoredDuringExecution requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm o",
+    "PreferredDuringSchedulingIgnoredDuringExecution preferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm o",
+  ],
+  PodAntiAffinity: [
+    "RequiredDuringSchedulingIgnoredDuringExecution requiredDuringSchedulingIgnoredDuringExecution []PodAffinityTerm o",
+    "PreferredDuringSchedulingIgnoredDuringExecution preferredDuringSchedulingIgnoredDuringExecution []WeightedPodAffinityTerm o",
+  ],
+  WeightedPodAffinityTerm: ["Weight weight int32", "PodAffinityTerm podAffinityTerm PodAffinityTerm"],
+  PodAffinityTerm: [
+    "LabelSelector labelSelector *LabelSelector o",
+    "Namespaces namespaces []string o",
+    "TopologyKey topologyKey string",
+    "NamespaceSelector namespaceSelector *LabelSelector o",
+    "MatchLabelKeys matchLabelKeys []string o",
+    "MismatchLabelKeys mismatchLabelKeys []string o",
+  ],
+  TopologySpreadConstraint: [
+    "MaxSkew maxSkew int32",
+    "TopologyKey topologyKey string",
+    "WhenUnsatisfiable whenUnsatisfiable string",
+    "LabelSelector labelSelector *LabelSelector o",
+    "MinDomains minDomains *int32 o",
+    "NodeAffinityPolicy nodeAffinityPolicy *string o",
+    "NodeTaintsPolicy nodeTaintsPolicy *string o",
+    "MatchLabelKeys matchLabelKeys []string o",
+  ],
   PodOS: ["Name name string"],
   PodReadinessGate: ["ConditionType conditionType string"],
   PodDNSConfig: [
@@ -181,33 +314,15 @@ const TABLE: Record<string, readonly Row[] | "opaque"> = {
   Sysctl: ["Name name string", "Value value string"],
 
   // core/v1: containers
-  Container: [
-    "Name name string",
-    "Image image string o",
-    "Command command []string o",
-    "Args args []string o",
-    "WorkingDir workingDir string o",
-    "Ports ports []ContainerPort o",
-    "EnvFrom envFrom []EnvFromSource o",
-    "Env env []EnvVar o",
-    "Resources resources ResourceRequirements o",
-    "ResizePolicy resizePolicy []ContainerResizePolicy o",
-    "RestartPolicy restartPolicy *string o",
-    "RestartPolicyRules restartPolicyRules []raw o",
-    "VolumeMounts volumeMounts []VolumeMount o",
-    "VolumeDevices volumeDevices []VolumeDevice o",
-    "LivenessProbe livenessProbe *Probe o",
-    "ReadinessProbe readinessProbe *Probe o",
-    "StartupProbe startupProbe *Probe o",
-    "Lifecycle lifecycle *Lifecycle o",
-    "TerminationMessagePath terminationMessagePath string o",
-    "TerminationMessagePolicy terminationMessagePolicy string o",
-    "ImagePullPolicy imagePullPolicy string o",
-    "SecurityContext securityContext *SecurityContext o",
-    "Stdin stdin bool o",
-    "StdinOnce stdinOnce bool o",
-    "TTY tty bool o",
+  Container: CONTAINER_FIELDS,
+  // The same fields under another name (Go converts one into the other), inlined in EphemeralContainer.
+  EphemeralContainerCommon: CONTAINER_FIELDS,
+  EphemeralContainer: [
+    "EphemeralContainerCommon - EphemeralContainerCommon",
+    "TargetContainerName targetContainerName string o",
   ],
+  ContainerRestartRule: ["Action action string o", "ExitCodes exitCodes *ContainerRestartRuleOnExitCodes o"],
+  ContainerRestartRuleOnExitCodes: ["Operator operator string o", "Values values []int32 o"],
   ContainerPort: [
     "Name name string o",
     "HostPort hostPort int32 o",
@@ -229,8 +344,9 @@ const TABLE: Record<string, readonly Row[] | "opaque"> = {
     "ResourceFieldRef resourceFieldRef *ResourceFieldSelector o",
     "ConfigMapKeyRef configMapKeyRef *ConfigMapKeySelector o",
     "SecretKeyRef secretKeyRef *SecretKeySelector o",
-    "FileKeyRef fileKeyRef *raw o",
+    "FileKeyRef fileKeyRef *FileKeySelector o raw",
   ],
+  FileKeySelector: ["VolumeName volumeName string", "Path path string", "Key key string", "Optional optional *bool o"],
   ObjectFieldSelector: ["APIVersion apiVersion string o", "FieldPath fieldPath string"],
   ResourceFieldSelector: [
     "ContainerName containerName string o",
@@ -323,34 +439,34 @@ const TABLE: Record<string, readonly Row[] | "opaque"> = {
   VolumeSource: [
     "HostPath hostPath *HostPathVolumeSource o",
     "EmptyDir emptyDir *EmptyDirVolumeSource o",
-    "GCEPersistentDisk gcePersistentDisk *raw o",
-    "AWSElasticBlockStore awsElasticBlockStore *raw o",
-    "GitRepo gitRepo *raw o",
+    "GCEPersistentDisk gcePersistentDisk *GCEPersistentDiskVolumeSource o raw",
+    "AWSElasticBlockStore awsElasticBlockStore *AWSElasticBlockStoreVolumeSource o raw",
+    "GitRepo gitRepo *GitRepoVolumeSource o raw",
     "Secret secret *SecretVolumeSource o",
-    "NFS nfs *raw o",
-    "ISCSI iscsi *raw o",
-    "Glusterfs glusterfs *raw o",
+    "NFS nfs *NFSVolumeSource o raw",
+    "ISCSI iscsi *ISCSIVolumeSource o raw",
+    "Glusterfs glusterfs *GlusterfsVolumeSource o raw",
     "PersistentVolumeClaim persistentVolumeClaim *PersistentVolumeClaimVolumeSource o",
-    "RBD rbd *raw o",
-    "FlexVolume flexVolume *raw o",
-    "Cinder cinder *raw o",
-    "CephFS cephfs *raw o",
-    "Flocker flocker *raw o",
+    "RBD rbd *RBDVolumeSource o raw",
+    "FlexVolume flexVolume *FlexVolumeSource o raw",
+    "Cinder cinder *CinderVolumeSource o raw",
+    "CephFS cephfs *CephFSVolumeSource o raw",
+    "Flocker flocker *FlockerVolumeSource o raw",
     "DownwardAPI downwardAPI *DownwardAPIVolumeSource o",
-    "FC fc *raw o",
-    "AzureFile azureFile *raw o",
+    "FC fc *FCVolumeSource o raw",
+    "AzureFile azureFile *AzureFileVolumeSource o raw",
     "ConfigMap configMap *ConfigMapVolumeSource o",
-    "VsphereVolume vsphereVolume *raw o",
-    "Quobyte quobyte *raw o",
-    "AzureDisk azureDisk *raw o",
-    "PhotonPersistentDisk photonPersistentDisk *raw o",
+    "VsphereVolume vsphereVolume *VsphereVirtualDiskVolumeSource o raw",
+    "Quobyte quobyte *QuobyteVolumeSource o raw",
+    "AzureDisk azureDisk *AzureDiskVolumeSource o raw",
+    "PhotonPersistentDisk photonPersistentDisk *PhotonPersistentDiskVolumeSource o raw",
     "Projected projected *ProjectedVolumeSource o",
-    "PortworxVolume portworxVolume *raw o",
-    "ScaleIO scaleIO *raw o",
-    "StorageOS storageos *raw o",
+    "PortworxVolume portworxVolume *PortworxVolumeSource o raw",
+    "ScaleIO scaleIO *ScaleIOVolumeSource o raw",
+    "StorageOS storageos *StorageOSVolumeSource o raw",
     "CSI csi *CSIVolumeSource o",
     "Ephemeral ephemeral *EphemeralVolumeSource o",
-    "Image image *raw o",
+    "Image image *ImageVolumeSource o raw",
   ],
   HostPathVolumeSource: ["Path path string", "Type type *string o"],
   EmptyDirVolumeSource: ["Medium medium string o", "SizeLimit sizeLimit *quantity o"],
@@ -382,7 +498,7 @@ const TABLE: Record<string, readonly Row[] | "opaque"> = {
     "ConfigMap configMap *ConfigMapProjection o",
     "ServiceAccountToken serviceAccountToken *ServiceAccountTokenProjection o",
     "ClusterTrustBundle clusterTrustBundle *ClusterTrustBundleProjection o",
-    "PodCertificate podCertificate *raw o",
+    "PodCertificate podCertificate *PodCertificateProjection o raw",
   ],
   SecretProjection: [
     "LocalObjectReference - LocalObjectReference",
@@ -414,7 +530,225 @@ const TABLE: Record<string, readonly Row[] | "opaque"> = {
     "VolumeAttributes volumeAttributes map[string]string o",
     "NodePublishSecretRef nodePublishSecretRef *LocalObjectReference o",
   ],
-  EphemeralVolumeSource: ["VolumeClaimTemplate volumeClaimTemplate *raw o"],
+  EphemeralVolumeSource: ["VolumeClaimTemplate volumeClaimTemplate *PersistentVolumeClaimTemplate o raw"],
+  PersistentVolumeClaimTemplate: ["ObjectMeta metadata ObjectMeta o", "Spec spec PersistentVolumeClaimSpec"],
+  PersistentVolumeClaimSpec: [
+    "AccessModes accessModes []string o",
+    "Selector selector *LabelSelector o",
+    "Resources resources VolumeResourceRequirements o",
+    "VolumeName volumeName string o",
+    "StorageClassName storageClassName *string o",
+    "VolumeMode volumeMode *string o",
+    "DataSource dataSource *TypedLocalObjectReference o",
+    "DataSourceRef dataSourceRef *TypedObjectReference o",
+    "VolumeAttributesClassName volumeAttributesClassName *string o",
+  ],
+  VolumeResourceRequirements: ["Limits limits map[string]quantity o", "Requests requests map[string]quantity o"],
+  TypedLocalObjectReference: ["APIGroup apiGroup *string", "Kind kind string", "Name name string"],
+  TypedObjectReference: [
+    "APIGroup apiGroup *string",
+    "Kind kind string",
+    "Name name string",
+    "Namespace namespace *string o",
+  ],
+  ImageVolumeSource: ["Reference reference string o", "PullPolicy pullPolicy string o"],
+  PodCertificateProjection: [
+    "SignerName signerName string o",
+    "KeyType keyType string o",
+    "MaxExpirationSeconds maxExpirationSeconds *int32 o",
+    "CredentialBundlePath credentialBundlePath string o",
+    "KeyPath keyPath string o",
+    "CertificateChainPath certificateChainPath string o",
+  ],
+
+  // core/v1: in-tree volume sources (deprecated, all but NFS, ISCSI and FC)
+  GCEPersistentDiskVolumeSource: [
+    "PDName pdName string",
+    "FSType fsType string o",
+    "Partition partition int32 o",
+    "ReadOnly readOnly bool o",
+  ],
+  AWSElasticBlockStoreVolumeSource: [
+    "VolumeID volumeID string",
+    "FSType fsType string o",
+    "Partition partition int32 o",
+    "ReadOnly readOnly bool o",
+  ],
+  GitRepoVolumeSource: ["Repository repository string", "Revision revision string o", "Directory directory string o"],
+  NFSVolumeSource: ["Server server string", "Path path string", "ReadOnly readOnly bool o"],
+  ISCSIVolumeSource: [
+    "TargetPortal targetPortal string",
+    "IQN iqn string",
+    "Lun lun int32",
+    "ISCSIInterface iscsiInterface string o",
+    "FSType fsType string o",
+    "ReadOnly readOnly bool o",
+    "Portals portals []string o",
+    "DiscoveryCHAPAuth chapAuthDiscovery bool o",
+    "SessionCHAPAuth chapAuthSession bool o",
+    "SecretRef secretRef *LocalObjectReference o",
+    "InitiatorName initiatorName *string o",
+  ],
+  GlusterfsVolumeSource: ["EndpointsName endpoints string", "Path path string", "ReadOnly readOnly bool o"],
+  RBDVolumeSource: [
+    "CephMonitors monitors []string",
+    "RBDImage image string",
+    "FSType fsType string o",
+    "RBDPool pool string o",
+    "RadosUser user string o",
+    "Keyring keyring string o",
+    "SecretRef secretRef *LocalObjectReference o",
+    "ReadOnly readOnly bool o",
+  ],
+  FlexVolumeSource: [
+    "Driver driver string",
+    "FSType fsType string o",
+    "SecretRef secretRef *LocalObjectReference o",
+    "ReadOnly readOnly bool o",
+    "Options options map[string]string o",
+  ],
+  CinderVolumeSource: [
+    "VolumeID volumeID string",
+    "FSType fsType string o",
+    "ReadOnly readOnly bool o",
+    "SecretRef secretRef *LocalObjectReference o",
+  ],
+  CephFSVolumeSource: [
+    "Monitors monitors []string",
+    "Path path string o",
+    "User user string o",
+    "SecretFile secretFile string o",
+    "SecretRef secretRef *LocalObjectReference o",
+    "ReadOnly readOnly bool o",
+  ],
+  FlockerVolumeSource: ["DatasetName datasetName string o", "DatasetUUID datasetUUID string o"],
+  FCVolumeSource: [
+    "TargetWWNs targetWWNs []string o",
+    "Lun lun *int32 o",
+    "FSType fsType string o",
+    "ReadOnly readOnly bool o",
+    "WWIDs wwids []string o",
+  ],
+  AzureFileVolumeSource: ["SecretName secretName string", "ShareName shareName string", "ReadOnly readOnly bool o"],
+  VsphereVirtualDiskVolumeSource: [
+    "VolumePath volumePath string",
+    "FSType fsType string o",
+    "StoragePolicyName storagePolicyName string o",
+    "StoragePolicyID storagePolicyID string o",
+  ],
+  QuobyteVolumeSource: [
+    "Registry registry string",
+    "Volume volume string",
+    "ReadOnly readOnly bool o",
+    "User user string o",
+    "Group group string o",
+    "Tenant tenant string o",
+  ],
+  AzureDiskVolumeSource: [
+    "DiskName diskName string",
+    "DataDiskURI diskURI string",
+    "CachingMode cachingMode *string o",
+    "FSType fsType *string o",
+    "ReadOnly readOnly *bool o",
+    "Kind kind *string o",
+  ],
+  PhotonPersistentDiskVolumeSource: ["PdID pdID string", "FSType fsType string o"],
+  PortworxVolumeSource: ["VolumeID volumeID string", "FSType fsType string o", "ReadOnly readOnly bool o"],
+  ScaleIOVolumeSource: [
+    "Gateway gateway string",
+    "System system string",
+    "SecretRef secretRef *LocalObjectReference",
+    "SSLEnabled sslEnabled bool o",
+    "ProtectionDomain protectionDomain string o",
+    "StoragePool storagePool string o",
+    "StorageMode storageMode string o",
+    "VolumeName volumeName string o",
+    "FSType fsType string o",
+    "ReadOnly readOnly bool o",
+  ],
+  StorageOSVolumeSource: [
+    "VolumeName volumeName string o",
+    "VolumeNamespace volumeNamespace string o",
+    "FSType fsType string o",
+    "ReadOnly readOnly bool o",
+    "SecretRef secretRef *LocalObjectReference o",
+  ],
+
+  // core/v1: pod status
+  PodStatus: [
+    "ObservedGeneration observedGeneration int64 o",
+    "Phase phase string o",
+    "Conditions conditions []PodCondition o merge:type",
+    "Message message string o",
+    "Reason reason string o",
+    "NominatedNodeName nominatedNodeName string o",
+    "HostIP hostIP string o",
+    "HostIPs hostIPs []HostIP o merge:ip",
+    "PodIP podIP string o",
+    "PodIPs podIPs []PodIP o merge:ip",
+    "StartTime startTime *time o",
+    "InitContainerStatuses initContainerStatuses []ContainerStatus o",
+    "ContainerStatuses containerStatuses []ContainerStatus o",
+    "QOSClass qosClass string o",
+    "EphemeralContainerStatuses ephemeralContainerStatuses []ContainerStatus o",
+    "Resize resize string o",
+    "ResourceClaimStatuses resourceClaimStatuses []PodResourceClaimStatus o merge,retainKeys:name",
+  ],
+  PodCondition: [
+    "Type type string",
+    "ObservedGeneration observedGeneration int64 o",
+    "Status status string",
+    "LastProbeTime lastProbeTime time o",
+    "LastTransitionTime lastTransitionTime time o",
+    "Reason reason string o",
+    "Message message string o",
+  ],
+  HostIP: ["IP ip string"],
+  PodIP: ["IP ip string"],
+  PodResourceClaimStatus: ["Name name string", "ResourceClaimName resourceClaimName *string o"],
+  ContainerStatus: [
+    "Name name string",
+    "State state ContainerState o",
+    "LastTerminationState lastState ContainerState o",
+    "Ready ready bool",
+    "RestartCount restartCount int32",
+    "Image image string",
+    "ImageID imageID string",
+    "ContainerID containerID string o",
+    "Started started *bool o",
+    "AllocatedResources allocatedResources map[string]quantity o",
+    "Resources resources *ResourceRequirements o",
+    "VolumeMounts volumeMounts []VolumeMountStatus o merge:mountPath",
+    "User user *ContainerUser o",
+    "AllocatedResourcesStatus allocatedResourcesStatus []ResourceStatus o merge:name",
+    "StopSignal stopSignal *string o",
+  ],
+  ContainerState: [
+    "Waiting waiting *ContainerStateWaiting o",
+    "Running running *ContainerStateRunning o",
+    "Terminated terminated *ContainerStateTerminated o",
+  ],
+  ContainerStateWaiting: ["Reason reason string o", "Message message string o"],
+  ContainerStateRunning: ["StartedAt startedAt time o"],
+  ContainerStateTerminated: [
+    "ExitCode exitCode int32",
+    "Signal signal int32 o",
+    "Reason reason string o",
+    "Message message string o",
+    "StartedAt startedAt time o",
+    "FinishedAt finishedAt time o",
+    "ContainerID containerID string o",
+  ],
+  VolumeMountStatus: [
+    "Name name string",
+    "MountPath mountPath string",
+    "ReadOnly readOnly bool o",
+    "RecursiveReadOnly recursiveReadOnly *string o",
+  ],
+  ContainerUser: ["Linux linux *LinuxContainerUser o"],
+  LinuxContainerUser: ["UID uid int64", "GID gid int64", "SupplementalGroups supplementalGroups []int64 o"],
+  ResourceStatus: ["Name name string", "Resources resources []ResourceHealth o"],
+  ResourceHealth: ["ResourceID resourceID string", "Health health string o"],
 
   // core/v1: ReplicationController, List
   ReplicationController: [
@@ -660,10 +994,8 @@ export const NAMED_TYPES: Readonly<Record<string, string>> = {
 
 const STRUCTS = new Map<string, StructDef>();
 for (const [name, rows] of Object.entries(TABLE)) {
-  STRUCTS.set(
-    name,
-    rows === "opaque" ? { name, pkg: "v1", fields: [], opaque: true } : { name, pkg: "v1", fields: rows.map(parseRow) },
-  );
+  const fields = rows.map(parseRow);
+  STRUCTS.set(name, OPAQUE.has(name) ? { name, pkg: "v1", fields, opaque: true } : { name, pkg: "v1", fields });
 }
 
 /** The struct definition for a type name, or undefined. */
