@@ -4,11 +4,10 @@
  * (istioctl kube-inject's decision for each pod template) and `inject-path-envs.json`
  * (parseInjectEnvs).
  *
- * The webhook-selector families (`webhook-selectors.json`, `webhook-selector-matrix.json`, over the
- * configurations in `webhooks/`) are not judged yet: they test which MutatingWebhookConfiguration
- * entries the API server calls and `istioctl x check-inject`'s explanations, which belong to the
- * webhook issue, not to the injector's own decision. They are counted and reported separately and
- * left out of the total, so the figure measures only what is implemented.
+ * The webhook-selector families (`webhook-selectors.json`, `webhook-selector-matrix.json`: which
+ * MutatingWebhookConfiguration entries the API server calls, and `istioctl x check-inject`'s
+ * explanations) are judged in inject-policy-webhooks.ts, against the configurations that
+ * `meshinject webhook-config` generates.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -23,6 +22,7 @@ import {
 } from "../../src/inject/policy.js";
 import type { Failure, KindOptions, KindResult } from "../result.js";
 import { shown } from "../result.js";
+import { runWebhookFamilies, WEBHOOK_FAMILIES } from "./inject-policy-webhooks.js";
 
 type Json = Record<string, unknown>;
 
@@ -63,22 +63,19 @@ const FAMILIES: ReadonlyMap<string, (v: Json) => Verdict> = new Map([
   ["inject-path-envs.json", judgeInjectPath],
 ]);
 
-/** Left for the webhook issue; see the comment at the top. */
-const NOT_JUDGED_YET: ReadonlySet<string> = new Set(["webhook-selectors.json", "webhook-selector-matrix.json"]);
-
 export async function runInjectPolicy(dir: string, _options: KindOptions): Promise<KindResult> {
   const failures: Failure[] = [];
   const counts: string[] = [];
   let passed = 0;
   let total = 0;
-  let notJudged = 0;
+  const webhookFamilies = new Map<string, Json[]>();
   const files = (await readdir(dir)).filter((f) => f.endsWith(".json") && f !== "corpus.json").sort();
   const unknown: string[] = [];
   for (const file of files) {
     const parsed = JSON.parse(await readFile(join(dir, file), "utf8")) as { vectors?: Json[] };
     if (!Array.isArray(parsed.vectors)) throw new Error(`${file}: expected an object with a "vectors" array`);
-    if (NOT_JUDGED_YET.has(file)) {
-      notJudged += parsed.vectors.length;
+    if (WEBHOOK_FAMILIES.has(file)) {
+      webhookFamilies.set(file, parsed.vectors);
       continue;
     }
     const judge = FAMILIES.get(file);
@@ -104,7 +101,13 @@ export async function runInjectPolicy(dir: string, _options: KindOptions): Promi
     total += parsed.vectors.length;
     counts.push(`${file.replace(/\.json$/, "")} ${familyPassed}/${parsed.vectors.length}`);
   }
-  counts.push(`webhook selectors not judged yet: ${notJudged} vectors, excluded from the total`);
+  if (webhookFamilies.size > 0) {
+    const webhooks = await runWebhookFamilies(dir, webhookFamilies);
+    passed += webhooks.passed;
+    total += webhooks.total;
+    counts.push(...webhooks.counts);
+    failures.push(...webhooks.failures);
+  }
   if (unknown.length > 0) counts.push(`files with no judge: ${unknown.join(", ")}`);
   return { passed, total, details: counts.join(", "), failures };
 }

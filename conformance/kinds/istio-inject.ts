@@ -17,6 +17,7 @@ import { readYaml } from "../../src/kube/yaml.js";
 import type { MeshConfig } from "../../src/mesh/index.js";
 import { type Failure, type KindResult, type KindRunner, shown } from "../result.js";
 import { runIstioInjectWebhook } from "./istio-inject-webhook.js";
+import { httpsTransport } from "./webhook-https.js";
 
 interface CaseFile {
   nativeSidecars: boolean;
@@ -99,7 +100,8 @@ function firstDifference(a: unknown, b: unknown, path = ""): string {
 }
 
 export const runIstioInject: KindRunner = async (dir, options) => {
-  if (options.mode === "webhook") return runIstioInjectWebhook(dir, options);
+  // The webhook mode talks to the real server over HTTPS, as the API server would.
+  if (options.mode === "webhook") return runIstioInjectWebhook(dir, options, httpsTransport);
   const failures: Failure[] = [];
   let passed = 0;
   let total = 0;

@@ -10,10 +10,15 @@ import { defaultConfigFiles } from "../inject/defaults.js";
 import { InjectionError } from "../inject/inject.js";
 import { DocumentError } from "../inject/kube-inject.js";
 import { TemplateError } from "../template/index.js";
+import { CertsError } from "../webhook/certs.js";
+import { WebhookConfigError } from "../webhook/webhook-config.js";
+import { CertsCliError, registerCerts } from "./certs.js";
 import { KubeInjectError, runKubeInject } from "./kube-inject.js";
 import { writeFileAtomic } from "./output.js";
 import { renderTemplate } from "./render.js";
+import { registerServe, ServeError } from "./serve.js";
 import { buildValues, ValuesInputError } from "./values.js";
+import { registerWebhookConfig, WebhookConfigCliError } from "./webhook-config.js";
 
 /** An error meant for the user: printed as `meshinject: MESSAGE`, exit code 1. */
 export class CliError extends Error {
@@ -125,6 +130,9 @@ export function buildProgram(): Command {
     .description("write the built-in config, values and mesh config as files the kube-inject flags accept")
     .option("-d, --dir <dir>", "folder to write inject-config.yaml, values.json and mesh.yaml into", ".")
     .action(dumpConfig);
+  registerWebhookConfig(program);
+  registerCerts(program);
+  registerServe(program);
   return program;
 }
 
@@ -175,7 +183,12 @@ export async function main(argv: readonly string[]): Promise<void> {
       e instanceof ConfigError ||
       e instanceof DocumentError ||
       e instanceof InjectionError ||
-      e instanceof KubeInjectError;
+      e instanceof KubeInjectError ||
+      e instanceof WebhookConfigError ||
+      e instanceof WebhookConfigCliError ||
+      e instanceof CertsError ||
+      e instanceof CertsCliError ||
+      e instanceof ServeError;
     // Anything else is a bug in meshinject: keep the stack for the report.
     const message = expected ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;
     process.stderr.write(`meshinject: ${message}\n`);

@@ -1,0 +1,24 @@
+# meshinject: the sidecar-injection webhook (`meshinject serve`). Build:
+#   docker build -t REGISTRY/meshinject:0.1.0 .
+# deploy/deployment.yaml runs it; its args repeat the CMD below.
+
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+# Compile, then drop the dev dependencies (TypeScript, test tools) from node_modules.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The image's `node` user, by number so that Kubernetes can check runAsNonRoot.
+USER 1000:1000
+EXPOSE 15017 15014
+ENTRYPOINT ["node", "/app/dist/cli/main.js", "serve"]
+CMD ["--port=15017", "--metrics-port=15014", "--tls-cert-file=/etc/meshinject/certs/tls.crt", "--tls-key-file=/etc/meshinject/certs/tls.key", "--config-dir=/etc/meshinject/config"]

@@ -1,0 +1,112 @@
+// `meshinject certs` and `meshinject webhook-config` end to end, run from source through tsx.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { X509Certificate } from "node:crypto";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { readYaml } from "../kube/yaml.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+function meshinject(...args: string[]) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("meshinject certs / webhook-config", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "meshinject-certs-"));
+  after(() => rm(dir, { recursive: true, force: true }));
+  const out = join(dir, "certs");
+
+  it("writes the CA and the serving pair, keys private, and keeps existing files", async () => {
+    const r = meshinject(
+      "certs",
+      "--service",
+      "istio-sidecar-injector",
+      "--namespace",
+      "istio-system",
+      "--out-dir",
+      out,
+      "--days",
+      "7",
+    );
+    assert.equal(r.stderr, "");
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /kubectl -n istio-system create secret tls istio-sidecar-injector-certs/);
+    for (const [name, mode] of [
+      ["ca.crt", 0o644],
+      ["ca.key", 0o600],
+      ["tls.crt", 0o644],
+      ["tls.key", 0o600],
+    ] as const) {
+      assert.equal((await stat(join(out, name))).mode & 0o777, mode, name);
+    }
+    const leaf = new X509Certificate(await readFile(join(out, "tls.crt")));
+    const ca = new X509Certificate(await readFile(join(out, "ca.crt")));
+    assert.ok(leaf.verify(ca.publicKey));
+    assert.match(leaf.subjectAltName ?? "", /DNS:istio-sidecar-injector\.istio-system\.svc\.cluster\.local/);
+
+    const again = meshinject("certs", "--out-dir", out);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /already exist \(use --force/);
+
+    const renewed = meshinject(
+      "certs",
+      "--out-dir",
+      join(dir, "renewed"),
+      "--ca-cert",
+      join(out, "ca.crt"),
+      "--ca-key",
+      join(out, "ca.key"),
+      "--days",
+      "1",
+    );
+    assert.equal(renewed.code, 0, renewed.stderr);
+    assert.equal(await readFile(join(dir, "renewed", "ca.crt"), "utf8"), await readFile(join(out, "ca.crt"), "utf8"));
+  });
+
+  it("webhook-config embeds the CA bundle and takes the flags", async () => {
+    const r = meshinject(
+      "webhook-config",
+      "--service",
+      "istio-sidecar-injector",
+      "--ca-bundle-file",
+      join(out, "ca.crt"),
+      "--failure-policy",
+      "Ignore",
+      "--timeout-seconds",
+      "5",
+    );
+    assert.equal(r.stderr, "");
+    assert.equal(r.code, 0);
+    const config = readYaml(r.stdout) as { webhooks: Record<string, unknown>[] };
+    assert.equal(config.webhooks.length, 4);
+    const client = config.webhooks[0]?.clientConfig as { caBundle: string; service: { name: string } };
+    assert.equal(Buffer.from(client.caBundle, "base64").toString(), await readFile(join(out, "ca.crt"), "utf8"));
+    assert.equal(client.service.name, "istio-sidecar-injector");
+    assert.equal(config.webhooks[0]?.failurePolicy, "Ignore");
+    assert.equal(config.webhooks[0]?.timeoutSeconds, 5);
+  });
+
+  it("reports bad flags in one line", () => {
+    for (const [args, message] of [
+      [["webhook-config", "--timeout-seconds", "ten"], /--timeout-seconds must be a whole number/],
+      [["webhook-config", "--ca-bundle-file", join(dir, "missing.pem")], /cannot read CA bundle file/],
+      [["webhook-config", "--failure-policy", "Sometimes"], /failurePolicy must be Fail or Ignore/],
+      [["certs", "--out-dir", join(dir, "x"), "--service", "Bad_Name"], /service "Bad_Name"/],
+      [["certs", "--out-dir", join(dir, "y"), "--ca-cert", "a.pem"], /--ca-cert and --ca-key go together/],
+    ] as const) {
+      const r = meshinject(...args);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split("\n").length, 1);
+    }
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * `meshinject certs`: the I/O around src/webhook/certs.ts (reading a CA to reuse, writing the PEM
+ * files; private keys are written with mode 0600, and existing files are kept unless --force).
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { Command } from "commander";
+import { type CertsOptions, createWebhookCerts, type KeyType } from "../webhook/certs.js";
+
+export interface CertsCliOptions {
+  service: string;
+  namespace: string;
+  outDir: string;
+  days: string;
+  keyType: string;
+  clusterDomain: string;
+  caCert?: string;
+  caKey?: string;
+  force?: boolean;
+}
+
+/** An error for the user (exit code 1, one line). */
+export class CertsCliError extends Error {
+  override name = "CertsCliError";
+}
+
+async function readPem(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    throw new CertsCliError(`cannot read ${what} ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Like writeFileAtomic, with the file mode set from the start (a key is never readable by others). */
+async function writeAtomic(path: string, text: string, mode: number): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    await writeFile(temp, text, { flag: "wx", mode });
+    await rename(temp, path);
+  } catch (e) {
+    await rm(temp, { force: true });
+    throw e;
+  }
+}
+
+/** Writes the files; returns the lines to print. `now` is injectable for tests. */
+export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): Promise<string> {
+  if (!/^[0-9]+$/.test(opts.days))
+    throw new CertsCliError(`--days must be a whole number, got ${JSON.stringify(opts.days)}`);
+  if ((opts.caCert === undefined) !== (opts.caKey === undefined)) {
+    throw new CertsCliError("--ca-cert and --ca-key go together");
+  }
+  const options: CertsOptions = {
+    service: opts.service,
+    namespace: opts.namespace,
+    days: Number(opts.days),
+    now,
+    keyType: opts.keyType as KeyType,
+    clusterDomain: opts.clusterDomain,
+  };
+  if (opts.caCert !== undefined && opts.caKey !== undefined) {
+    options.ca = { certPem: await readPem(opts.caCert, "CA certificate"), keyPem: await readPem(opts.caKey, "CA key") };
+  }
+  const result = await createWebhookCerts(options);
+
+  const files: [name: string, text: string, secret: boolean][] = [
+    ["ca.crt", result.caCertPem, false],
+    ["tls.crt", result.certPem, false],
+    ["tls.key", result.keyPem, true],
+  ];
+  if (result.caKeyPem !== undefined) files.push(["ca.key", result.caKeyPem, true]);
+  if (!opts.force) {
+    const present = files.map(([name]) => join(opts.outDir, name)).filter((p) => existsSync(p));
+    if (present.length > 0) throw new CertsCliError(`${present.join(", ")} already exist (use --force to replace)`);
+  }
+  try {
+    await mkdir(opts.outDir, { recursive: true });
+    for (const [name, text, secret] of files) {
+      const path = join(opts.outDir, name);
+      await writeAtomic(path, text, secret ? 0o600 : 0o644);
+    }
+  } catch (e) {
+    throw new CertsCliError(`cannot write to ${opts.outDir}: ${(e as Error).message}`);
+  }
+  const dir = opts.outDir;
+  return [
+    `wrote ${files.map(([name]) => join(dir, name)).join(", ")}`,
+    `serving certificate for ${result.dnsNames.join(", ")}, valid ${options.days} days`,
+    "next:",
+    `  kubectl -n ${opts.namespace} create secret tls ${opts.service}-certs --cert ${join(dir, "tls.crt")} --key ${join(dir, "tls.key")}`,
+    `  meshinject webhook-config --namespace ${opts.namespace} --service ${opts.service} --ca-bundle-file ${join(dir, "ca.crt")} | kubectl apply -f -`,
+    "",
+  ].join("\n");
+}
+
+export async function runCertsCommand(opts: CertsCliOptions): Promise<void> {
+  process.stdout.write(await runCerts(opts));
+}
+
+export const CERTS_HELP = `
+Creates a CA and a serving certificate for the webhook Service's DNS names (SVC, SVC.NS, SVC.NS.svc,
+SVC.NS.svc.cluster.local), signed by it: OUT_DIR/ca.crt and ca.key (the CA), tls.crt and tls.key
+(the serving pair, for a kubernetes.io/tls Secret). ca.crt is the webhook configuration's caBundle.
+To renew the serving certificate without changing the caBundle, pass the CA back with --ca-cert and
+--ca-key.
+
+Example:
+  meshinject certs --service istio-sidecar-injector --namespace istio-system --out-dir certs --days 365
+`;
+
+/** Adds `certs` to the program. */
+export function registerCerts(program: Command): void {
+  program
+    .command("certs")
+    .description("create a CA and a serving certificate for the webhook Service")
+    .option("--service <name>", "webhook Service name", "istio-sidecar-injector")
+    .option("--namespace <ns>", "webhook Service namespace", "istio-system")
+    .requiredOption("--out-dir <dir>", "folder for ca.crt, ca.key, tls.crt, tls.key (created if missing)")
+    .option("--days <n>", "validity in days", "365")
+    .option("--key-type <type>", "ecdsa (P-256) or rsa (2048)", "ecdsa")
+    .option("--cluster-domain <domain>", "the cluster's DNS domain", "cluster.local")
+    .option("--ca-cert <file>", "sign with this existing CA certificate (with --ca-key)")
+    .option("--ca-key <file>", "the existing CA's PKCS#8 key")
+    .option("--force", "replace existing files")
+    .addHelpText("after", CERTS_HELP)
+    .action(runCertsCommand);
+}

@@ -1,0 +1,198 @@
+/**
+ * `meshinject serve`: the sidecar-injection admission webhook (src/webhook/server.ts) as a process:
+ * flags to options, SIGTERM/SIGINT to a graceful shutdown (exit 0), a second signal to exit now.
+ */
+
+import { join } from "node:path";
+import type { Command } from "commander";
+import type { WebhookState } from "../webhook/admission.js";
+import { createLogger, isLogLevel, LOG_LEVELS } from "../webhook/logging.js";
+import { DEFAULT_METRICS_PORT, DEFAULT_PORT, type ServerOptions, startServer } from "../webhook/server.js";
+
+export interface ServeCliOptions {
+  port: string;
+  host?: string;
+  metricsPort: string;
+  metricsHost?: string;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+  certDir?: string;
+  configDir?: string;
+  injectConfigFile?: string;
+  valuesFile?: string;
+  meshConfigFile?: string;
+  revision: string;
+  nativeSidecars: string;
+  service?: string;
+  namespace: string;
+  logLevel: string;
+  watchInterval: string;
+  shutdownTimeout: string;
+}
+
+/** An error for the user (exit code 1, one line). */
+export class ServeError extends Error {
+  override name = "ServeError";
+}
+
+function integer(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw new ServeError(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function nativeSidecars(value: string): WebhookState["nativeSidecars"] {
+  if (value === "on" || value === "off" || value === "auto") return value;
+  throw new ServeError(`--native-sidecars must be on, off or auto, got ${JSON.stringify(value)}`);
+}
+
+/** The certificate files from the flags: --cert-dir (a kubernetes.io/tls Secret volume) or the two files. */
+function tlsFiles(opts: ServeCliOptions): ServerOptions["tls"] {
+  if (opts.certDir !== undefined) {
+    if (opts.tlsCertFile !== undefined || opts.tlsKeyFile !== undefined) {
+      throw new ServeError("give either --cert-dir or --tls-cert-file and --tls-key-file, not both");
+    }
+    return { certFile: join(opts.certDir, "tls.crt"), keyFile: join(opts.certDir, "tls.key") };
+  }
+  if ((opts.tlsCertFile === undefined) !== (opts.tlsKeyFile === undefined)) {
+    throw new ServeError("--tls-cert-file and --tls-key-file go together");
+  }
+  return opts.tlsCertFile !== undefined && opts.tlsKeyFile !== undefined
+    ? { certFile: opts.tlsCertFile, keyFile: opts.tlsKeyFile }
+    : undefined;
+}
+
+/** The generated certificate's names: loopback, and the webhook Service's DNS names. */
+function selfSignedHosts(opts: ServeCliOptions): string[] {
+  const service = opts.service ?? (opts.revision === "" ? "istiod" : `istiod-${opts.revision}`);
+  const ns = opts.namespace;
+  return [
+    "localhost",
+    "127.0.0.1",
+    "::1",
+    service,
+    `${service}.${ns}`,
+    `${service}.${ns}.svc`,
+    `${service}.${ns}.svc.cluster.local`,
+  ];
+}
+
+export async function runServe(opts: ServeCliOptions): Promise<void> {
+  if (!isLogLevel(opts.logLevel)) {
+    throw new ServeError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(opts.logLevel)}`);
+  }
+  const logger = createLogger({ level: opts.logLevel });
+  const tls = tlsFiles(opts);
+  const options: ServerOptions = {
+    port: integer(opts.port, "--port", 0, 65535),
+    metricsPort: integer(opts.metricsPort, "--metrics-port", 0, 65535),
+    ...(opts.host === undefined ? {} : { host: opts.host }),
+    ...(opts.metricsHost === undefined ? {} : { metricsHost: opts.metricsHost }),
+    ...(tls === undefined ? { selfSignedHosts: selfSignedHosts(opts) } : { tls }),
+    config: {
+      ...(opts.configDir === undefined ? {} : { configDir: opts.configDir }),
+      ...(opts.injectConfigFile === undefined ? {} : { injectConfigFile: opts.injectConfigFile }),
+      ...(opts.valuesFile === undefined ? {} : { valuesFile: opts.valuesFile }),
+      ...(opts.meshConfigFile === undefined ? {} : { meshConfigFile: opts.meshConfigFile }),
+    },
+    revision: opts.revision,
+    nativeSidecars: nativeSidecars(opts.nativeSidecars),
+    ...(process.env.COMPLIANCE_POLICY ? { compliancePolicy: process.env.COMPLIANCE_POLICY } : {}),
+    watchIntervalMs: integer(opts.watchInterval, "--watch-interval", 10, 3_600_000),
+    limits: { shutdownTimeoutMs: integer(opts.shutdownTimeout, "--shutdown-timeout", 0, 3_600_000) },
+    logger,
+  };
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(options);
+  } catch (e) {
+    logger.flush();
+    throw new ServeError((e as Error).message);
+  }
+  if (tls === undefined) {
+    const curl = `curl -k -H 'Content-Type: application/json' --data @examples/admission-review.json https://127.0.0.1:${server.port}/inject`;
+    logger.info({ try: curl }, `serving with a generated self-signed certificate; try: ${curl}`);
+  }
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn({ signal }, "second signal: exiting now");
+        logger.flush();
+        process.exit(1);
+      }
+      stopping = true;
+      logger.info({ signal }, "signal received");
+      server.close().then(resolve, (e: unknown) => {
+        logger.error({ err: e }, "error while shutting down");
+        resolve();
+      });
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+  // Flush the last log lines, then leave even if a library left a timer behind.
+  await new Promise<void>((resolve) => logger.flush(() => resolve()));
+  process.exit(0);
+}
+
+/** Adds `meshinject serve` to the program. */
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description("run the sidecar-injection admission webhook (HTTPS), with health checks and Prometheus metrics")
+    .option("--port <port>", "HTTPS port for /inject, /healthz, /readyz", String(DEFAULT_PORT))
+    .option("--host <address>", "address to listen on (default: all)")
+    .option("--metrics-port <port>", "plain-HTTP port for /metrics", String(DEFAULT_METRICS_PORT))
+    .option("--metrics-host <address>", "address for the metrics port (default: all)")
+    .option("--cert-dir <dir>", "folder with tls.crt and tls.key (a kubernetes.io/tls Secret volume)")
+    .option("--tls-cert-file <file>", "serving certificate (PEM, chain allowed)")
+    .option("--tls-key-file <file>", "its private key (PEM)")
+    .option("--config-dir <dir>", "ConfigMap volume with files config, values and (optionally) mesh")
+    .option(
+      "--injectConfigFile <file>",
+      "injector config: the `config` key of istio-sidecar-injector, or the ConfigMap",
+    )
+    .option("--valuesFile <file>", "injector values: the `values` key of istio-sidecar-injector, or the ConfigMap")
+    .option("--meshConfigFile <file>", "mesh config: the `mesh` key of the istio ConfigMap, or the ConfigMap")
+    .option("--revision <name>", "control plane revision the pods are injected for", "")
+    .option(
+      "--native-sidecars <on|off|auto>",
+      "inject the proxy as a native sidecar (auto: off, nodes unknown)",
+      "auto",
+    )
+    .option("--service <name>", "Service name for the generated certificate (default istiod, istiod-REVISION)")
+    .option(
+      "--namespace <ns>",
+      "Service namespace for the generated certificate",
+      process.env.POD_NAMESPACE ?? "istio-system",
+    )
+    .option("--log-level <level>", `log level (${LOG_LEVELS.join(", ")})`, "info")
+    .option("--watch-interval <ms>", "how often the certificate and config files are polled", "2000")
+    .option("--shutdown-timeout <ms>", "on SIGTERM, how long requests in flight may take", "15000")
+    .addHelpText("after", SERVE_HELP)
+    .action(runServe);
+}
+
+const SERVE_HELP = `
+Serves POST /inject (and Istio's /inject/cluster/X/net/Y/:ENV=value form) over HTTPS (TLS 1.2+),
+/healthz and /readyz on the same port, and Prometheus /metrics over plain HTTP on --metrics-port.
+
+Configuration: --config-dir is a ConfigMap volume with files config and values (ConfigMap
+istio-sidecar-injector) and optionally mesh (ConfigMap istio); --injectConfigFile, --valuesFile and
+--meshConfigFile name them one by one and win over the folder. What is not given comes from the
+built-in default. The files are watched: a new configuration is used only once it loads and renders
+a set of reference pods; otherwise the last good one stays (the error is logged and counted).
+
+Certificate: --cert-dir (a kubernetes.io/tls Secret volume: tls.crt, tls.key) or --tls-cert-file and
+--tls-key-file; reloaded when the files change, without dropping connections. Without them a
+self-signed certificate is generated for localhost and the Service's DNS names.
+
+SIGTERM/SIGINT: stop accepting, finish requests in flight (at most --shutdown-timeout), exit 0.
+
+Try it:
+  meshinject serve --port 9443
+  curl -k -H 'Content-Type: application/json' --data @examples/admission-review.json https://127.0.0.1:9443/inject
+`;

@@ -1,0 +1,192 @@
+/**
+ * The injector configuration from files, as mounted from ConfigMaps, and its hot reload.
+ *
+ * Sources: `--config-dir DIR` is a ConfigMap volume holding `config` and `values` (ConfigMap
+ * istio-sidecar-injector) and optionally `mesh` (ConfigMap istio; without it the built-in mesh
+ * config is used); `--injectConfigFile`, `--valuesFile`, `--meshConfigFile` name files one by one
+ * (each the key's content or the whole ConfigMap) and win over the folder. What no flag names comes
+ * from the built-in default; with no flags at all nothing is watched.
+ *
+ * A new configuration becomes active only after it loads (YAML, values, mesh config, templates
+ * compile) AND answers every reference pod (reference-pods.ts) through review() without a failure.
+ * Otherwise the last good configuration stays active and the caller logs and counts the error.
+ */
+
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { defaultConfigFiles } from "../inject/defaults.js";
+import type { EnvLookup } from "../inject/funcs.js";
+import { type InjectorSources, loadInjector } from "../inject/injector.js";
+import { review, type WebhookState } from "./admission.js";
+import { type FileWatch, watchFiles } from "./file-watch.js";
+import { referencePods } from "./reference-pods.js";
+
+/** Where each of the three texts comes from: a file path, or undefined for the built-in text. */
+export interface ConfigFiles {
+  config?: string;
+  values?: string;
+  mesh?: string;
+}
+
+export interface ConfigFileOptions {
+  configDir?: string;
+  injectConfigFile?: string;
+  valuesFile?: string;
+  meshConfigFile?: string;
+}
+
+/** The state's settings that do not come from the files. */
+export interface StateSettings {
+  revision: string;
+  nativeSidecars: WebhookState["nativeSidecars"];
+  kubeletMinorVersion?: number;
+  compliancePolicy?: string;
+  /** What the templates' `env` function reads. */
+  env?: EnvLookup;
+}
+
+/** A configuration that did not load or did not render the reference pods. */
+export class ConfigRejectedError extends Error {
+  override name = "ConfigRejectedError";
+}
+
+/** Resolves the flags to file paths (a folder's `mesh` is used only if it exists). */
+export function configFiles(options: ConfigFileOptions): ConfigFiles {
+  const dir = options.configDir;
+  const inDir = (name: string, optional: boolean) => {
+    if (dir === undefined) return undefined;
+    const path = join(dir, name);
+    return optional && !existsSync(path) ? undefined : path;
+  };
+  return {
+    config: options.injectConfigFile ?? inDir("config", false),
+    values: options.valuesFile ?? inDir("values", false),
+    mesh: options.meshConfigFile ?? inDir("mesh", true),
+  };
+}
+
+/** The paths that are read (and watched), without duplicates. */
+export function configPaths(files: ConfigFiles): string[] {
+  return [...new Set([files.config, files.values, files.mesh].filter((p): p is string => p !== undefined))];
+}
+
+/** The three texts for loadInjector, from the files' texts and the built-in default. */
+export function injectorSources(files: ConfigFiles, texts: ReadonlyMap<string, string>): InjectorSources {
+  const builtin = defaultConfigFiles();
+  const text = (path: string | undefined, fallback: string) =>
+    path === undefined ? fallback : (texts.get(path) ?? "");
+  const sources: InjectorSources = {
+    config: text(files.config, builtin.config),
+    values: text(files.values, builtin.values),
+    mesh: text(files.mesh, builtin.mesh),
+    names: {
+      config: files.config ?? "built-in config",
+      values: files.values ?? "built-in values",
+      mesh: files.mesh ?? "built-in mesh config",
+    },
+  };
+  // A whole istio-sidecar-injector ConfigMap given as the config file also supplies `values` (as istioctl does).
+  if (
+    files.config !== undefined &&
+    files.values === undefined &&
+    /\bkind:\s*ConfigMap\b/.test(sources.config) &&
+    /\bvalues:/.test(sources.config)
+  ) {
+    sources.values = sources.config;
+    sources.names = { ...sources.names, values: files.config };
+  }
+  return sources;
+}
+
+/** Reads the files' current texts. */
+export async function readConfigTexts(files: ConfigFiles): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  for (const path of configPaths(files)) {
+    try {
+      texts.set(path, await readFile(path, "utf8"));
+    } catch (e) {
+      throw new ConfigRejectedError(`cannot read ${path}: ${(e as Error).message}`);
+    }
+  }
+  return texts;
+}
+
+/** Checks a candidate state by answering every reference pod; throws ConfigRejectedError naming the first failure. */
+export function checkWithReferencePods(state: WebhookState): void {
+  for (const pod of referencePods()) {
+    let result: ReturnType<typeof review>;
+    try {
+      result = review(pod.review, "/inject", state);
+    } catch (e) {
+      throw new ConfigRejectedError(`reference pod ${pod.name}: ${(e as Error).message}`);
+    }
+    const { outcome } = result;
+    if (outcome.kind === "failed" || outcome.kind === "invalid") {
+      throw new ConfigRejectedError(`reference pod ${pod.name} was not injected: ${outcome.reason}`);
+    }
+  }
+}
+
+/** Builds the state for a set of texts: load, then render the reference pods. Throws ConfigRejectedError. */
+export function buildState(sources: InjectorSources, settings: StateSettings): WebhookState {
+  let injector: WebhookState["injector"];
+  try {
+    injector = loadInjector(sources, { env: settings.env, compliancePolicy: settings.compliancePolicy ?? "" });
+  } catch (e) {
+    throw new ConfigRejectedError((e as Error).message);
+  }
+  const state: WebhookState = {
+    injector,
+    revision: settings.revision,
+    nativeSidecars: settings.nativeSidecars,
+    ...(settings.kubeletMinorVersion === undefined ? {} : { kubeletMinorVersion: settings.kubeletMinorVersion }),
+    ...(settings.compliancePolicy === undefined ? {} : { compliancePolicy: settings.compliancePolicy }),
+  };
+  checkWithReferencePods(state);
+  return state;
+}
+
+export interface LoadedConfig {
+  state: WebhookState;
+  /** The texts it was built from (by path): the watcher's starting point. */
+  texts: Map<string, string>;
+}
+
+/** Reads and builds the first configuration; throws ConfigRejectedError. */
+export async function loadConfig(files: ConfigFiles, settings: StateSettings): Promise<LoadedConfig> {
+  const texts = await readConfigTexts(files);
+  return { state: buildState(injectorSources(files, texts), settings), texts };
+}
+
+export interface ConfigWatchEvents {
+  /** A new configuration is active. */
+  onReload(state: WebhookState): void;
+  /** A new configuration was refused (the last good one stays), or a file could not be read. */
+  onError(error: Error): void;
+}
+
+/** Watches the files and hands each new good configuration to `onReload`. */
+export function watchConfig(
+  files: ConfigFiles,
+  loaded: LoadedConfig,
+  settings: StateSettings,
+  events: ConfigWatchEvents,
+  intervalMs: number,
+): FileWatch {
+  return watchFiles(loaded.texts, {
+    intervalMs,
+    onChange: (texts) => {
+      let state: WebhookState;
+      try {
+        state = buildState(injectorSources(files, texts), settings);
+      } catch (e) {
+        events.onError(e as Error);
+        return;
+      }
+      events.onReload(state);
+    },
+    onError: (error, path) =>
+      events.onError(path ? new ConfigRejectedError(`cannot read ${path}: ${error.message}`) : error),
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Limits on what a client may send, and reading a request body within them. The API server sends
+ * small JSON bodies quickly; anything else is refused early, before it costs memory or a socket:
+ *   - a content-type other than JSON → 415 (checked before any byte of the body is read);
+ *   - a body over `maxBodyBytes` → 413, from `content-length` when given, otherwise while counting
+ *     the streamed bytes; the rest is never read (the connection is closed);
+ *   - an empty body → 400;
+ *   - header and whole-request timeouts against slow clients (node:http's headersTimeout and
+ *     requestTimeout, set by the server from these values).
+ */
+
+import type { IncomingMessage } from "node:http";
+
+export interface Limits {
+  /** Largest accepted body (bytes). Kubernetes caps an object at 1.5 MiB in etcd; 6 MiB leaves room. */
+  maxBodyBytes: number;
+  /** Time allowed to receive the request headers (ms). */
+  headersTimeoutMs: number;
+  /** Time allowed to receive the whole request (ms); the API server's own webhook timeout is ≤ 30 s. */
+  requestTimeoutMs: number;
+  /** Idle keep-alive connections are closed after this (ms); the API server reuses its connections. */
+  keepAliveTimeoutMs: number;
+  /** On shutdown, requests still running after this long are cut off (ms). */
+  shutdownTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxBodyBytes: 6 * 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 65_000,
+  shutdownTimeoutMs: 15_000,
+};
+
+/** A request refused by a limit: the HTTP status and a one-line message for the client. */
+export class LimitError extends Error {
+  override name = "LimitError";
+  constructor(
+    readonly status: 400 | 413 | 415,
+    readonly reason: "empty_body" | "body_too_large" | "unsupported_media_type",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The request was aborted by the client (or its socket failed) while the body was read. */
+export class AbortedError extends Error {
+  override name = "AbortedError";
+}
+
+/** `application/json`, with or without parameters (`; charset=utf-8`), in any letter case. */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const mediaType = header.split(";")[0]?.trim().toLowerCase();
+  return mediaType === "application/json";
+}
+
+/** Checks what the headers alone can tell: content-type and a declared length over the limit. */
+export function checkHeaders(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): void {
+  if (!isJsonContentType(req.headers["content-type"])) {
+    throw new LimitError(
+      415,
+      "unsupported_media_type",
+      `content-type must be application/json, got ${JSON.stringify(req.headers["content-type"] ?? "")}`,
+    );
+  }
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > limits.maxBodyBytes) {
+    throw new LimitError(
+      413,
+      "body_too_large",
+      `request body of ${declared} bytes exceeds the limit of ${limits.maxBodyBytes} bytes`,
+    );
+  }
+}
+
+/**
+ * Reads the body, counting bytes as they arrive: past `maxBodyBytes` it stops reading and rejects
+ * with a 413 LimitError (the caller answers and closes the connection). An empty body is a 400.
+ */
+export function readBody(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (error: Error | undefined) => {
+      if (done) return;
+      done = true;
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+      if (error) {
+        req.pause();
+        reject(error);
+      } else if (size === 0) {
+        reject(new LimitError(400, "empty_body", "request body is empty"));
+      } else {
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limits.maxBodyBytes) {
+        finish(new LimitError(413, "body_too_large", `request body exceeds the limit of ${limits.maxBodyBytes} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(undefined);
+    const onError = (e: Error) => finish(new AbortedError(`request body could not be read: ${e.message}`));
+    const onClose = () => finish(new AbortedError("client closed the connection before the body was complete"));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * Structured JSON logs (pino), one object per line on stdout: `level` as a name ("info"), `time` as
+ * an ISO timestamp, `msg`. What the server logs:
+ *   debug  one line per HTTP request (method, path, status, duration)
+ *   info   one line per admission review (pod, namespace, uid, outcome, reason, duration), config and
+ *          certificate reloads, start and stop
+ *   warn   rejected requests (415, 400, 413, timeouts), reload errors (the old config or cert stays)
+ *   error  internal errors (a bug: the request is still answered)
+ */
+
+import { type DestinationStream, type Logger, pino } from "pino";
+
+export type { Logger } from "pino";
+
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Where lines go; stdout by default (tests pass a stream to read them). */
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? "info",
+      base: { component: "sidecar-injector" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}
+
+export function isLogLevel(value: string): value is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(value);
+}
