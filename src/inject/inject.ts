@@ -10,7 +10,7 @@ import { validateAnnotations } from "./annotations.js";
 import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
 import { injectedImage } from "./images.js";
-import { applyOverlayYaml } from "./overlay.js";
+import { applyOverlayObject, readOverlay } from "./overlay.js";
 import {
   moveProxyToInitContainers,
   reapplyUserContainers,
@@ -149,8 +149,8 @@ export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
       const known = [...settings.templates.keys()].join(", ");
       throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
     }
-    const text = render(name, template, data);
-    templatePod = applyOverlayYaml(templatePod, text, name);
+    const overlay = readOverlay(render(name, template, data), name);
+    templatePod = applyOverlayObject(templatePod, overlay, name);
     // A native sidecar lives in initContainers; a customisation the user wrote in containers moves with it.
     if (
       native &&
@@ -159,7 +159,7 @@ export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
     ) {
       merged = moveProxyToInitContainers(merged);
     }
-    merged = applyOverlayYaml(merged, text, name);
+    merged = applyOverlayObject(merged, overlay, name);
   }
 
   merged = reapplyUserContainers(merged, original, templatePod, req.proxyConfig.interceptionMode === "TPROXY");

@@ -25,8 +25,12 @@ export function applyOverlay(target: Pod, overlay: unknown): Pod {
   return asPod(strategicMerge(marshalTyped(target, "Pod"), overlay ?? {}, "Pod"));
 }
 
-/** Merges rendered template text (YAML) over a pod. `what` names the template in errors. */
-export function applyOverlayYaml(target: Pod, yamlText: string, what: string): Pod {
+/**
+ * Reads rendered template text (YAML) into the overlay that {@link applyOverlayObject} lays over a
+ * pod. `what` names the template in errors. The result is never modified by the merge, so one parse
+ * can be applied to several pods.
+ */
+export function readOverlay(yamlText: string, what: string): unknown {
   let overlay: unknown;
   try {
     overlay = readYaml(yamlText);
@@ -36,12 +40,22 @@ export function applyOverlayYaml(target: Pod, yamlText: string, what: string): P
   if (overlay !== null && overlay !== undefined && (typeof overlay !== "object" || Array.isArray(overlay))) {
     throw new OverlayError(`template ${JSON.stringify(what)} must render a Pod (a map), got ${typeof overlay}`);
   }
+  return overlay;
+}
+
+/** Merges an overlay read by {@link readOverlay} over a pod. `what` names the template in errors. */
+export function applyOverlayObject(target: Pod, overlay: unknown, what: string): Pod {
   try {
     return applyOverlay(target, overlay);
   } catch (e) {
     const message = e instanceof StrategicMergeError ? e.goMessage : (e as Error).message;
     throw new OverlayError(`template ${JSON.stringify(what)}: strategic merge: ${message}`);
   }
+}
+
+/** Merges rendered template text (YAML) over a pod. `what` names the template in errors. */
+export function applyOverlayYaml(target: Pod, yamlText: string, what: string): Pod {
+  return applyOverlayObject(target, readOverlay(yamlText, what), what);
 }
 
 /**

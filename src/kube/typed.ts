@@ -29,22 +29,35 @@ export class TypedDecodeError extends Error {
 export function marshalTyped(obj: unknown, type: string): unknown {
   const def = structDef(type);
   if (def === undefined) throw new Error(`marshalTyped: unknown type ${type}`);
-  return encode(decode(obj, type, { struct: type, path: "" }), type);
+  return encode(decode(obj, type, { struct: type, parent: undefined, field: TOP_PATH }), type);
 }
 
-/** Where a value sits, for error messages in encoding/json's form. */
+/**
+ * Where a value sits, for error messages in encoding/json's form: the innermost struct and the
+ * field path from the top (built only when an error needs it).
+ */
 interface Where {
   struct: string;
-  path: string;
+  /** The place of the struct holding the field, or undefined at the top. */
+  parent: Where | undefined;
+  /** The field's JSON name; "" at the top. */
+  field: string;
+}
+
+const TOP_PATH = "";
+
+function pathOf(where: Where): string {
+  if (where.parent === undefined) return where.field;
+  const base = pathOf(where.parent);
+  return base ? `${base}.${where.field}` : where.field;
 }
 
 /** Decoded values use `undefined` for Go's zero/nil and keep JSON shapes otherwise. */
 type Decoded = unknown;
 
 function typeError(what: string, where: Where, type: string): TypedDecodeError {
-  const field = where.path
-    ? `Go struct field ${goStructName(where.struct).replace(/^v1\./, "")}.${where.path}`
-    : "Go value";
+  const path = pathOf(where);
+  const field = path ? `Go struct field ${goStructName(where.struct).replace(/^v1\./, "")}.${path}` : "Go value";
   return new TypedDecodeError(`json: cannot unmarshal ${what} into ${field} of type ${goTypeString(type)}`);
 }
 
@@ -60,6 +73,26 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** A field type's shape, parsed once: pointer, slice, map (with their element type), struct or scalar. */
+interface TypeInfo {
+  kind: "ptr" | "slice" | "map" | "struct" | "scalar";
+  /** The element type of a pointer, slice or map. */
+  elem: string;
+}
+
+function typeInfo(type: string): TypeInfo {
+  let info = TYPE_INFO.get(type);
+  if (info === undefined) {
+    if (type.startsWith("*")) info = { kind: "ptr", elem: type.slice(1) };
+    else if (type.startsWith("[]")) info = { kind: "slice", elem: type.slice(2) };
+    else if (type.startsWith("map[string]")) info = { kind: "map", elem: type.slice("map[string]".length) };
+    else info = { kind: isStructType(type) ? "struct" : "scalar", elem: "" };
+    TYPE_INFO.set(type, info);
+  }
+  return info;
+}
+const TYPE_INFO = new Map<string, TypeInfo>();
+
 /** The fields of a struct with inline embeds flattened, in encoding order. */
 function flatFields(type: string): FieldDef[] {
   const cached = FLAT.get(type);
@@ -74,12 +107,58 @@ function flatFields(type: string): FieldDef[] {
 }
 const FLAT = new Map<string, FieldDef[]>();
 
-/** Finds the JSON key that encoding/json would decode into field `name` (exact, else case-folded). */
-function lookupKey(obj: Record<string, unknown>, name: string, keys: string[]): string | undefined {
+/** A flattened field with what encoding needs per call, computed once. */
+interface FieldCodec {
+  field: FieldDef;
+  info: TypeInfo;
+  /** Whether the field is left out when the decoded struct lacks it. */
+  absentOmitted: boolean;
+}
+
+function fieldCodecs(type: string): FieldCodec[] {
+  let cached = CODECS.get(type);
+  if (cached === undefined) {
+    cached = flatFields(type).map((field) => ({
+      field,
+      info: typeInfo(field.type),
+      absentOmitted: isOmitted(undefined, field),
+    }));
+    CODECS.set(type, cached);
+  }
+  return cached;
+}
+const CODECS = new Map<string, FieldCodec[]>();
+
+/** The JSON names of a struct's flattened fields, and whether two of them are equal but for case. */
+interface FieldNames {
+  names: Set<string>;
+  caseCollision: boolean;
+}
+
+function fieldNames(type: string): FieldNames {
+  let cached = NAMES.get(type);
+  if (cached === undefined) {
+    const fields = flatFields(type);
+    const names = new Set(fields.map((f) => f.json));
+    const folded = new Set(fields.map((f) => f.json.toLowerCase()));
+    cached = { names, caseCollision: folded.size !== names.size };
+    NAMES.set(type, cached);
+  }
+  return cached;
+}
+const NAMES = new Map<string, FieldNames>();
+const NO_KEYS: string[] = [];
+
+/**
+ * Finds the JSON key that encoding/json would decode into field `name` (exact, else case-folded:
+ * the last of `candidates`, the keys that may fold to it).
+ */
+function lookupKey(obj: Record<string, unknown>, name: string, candidates: readonly string[]): string | undefined {
   if (Object.hasOwn(obj, name)) return name;
+  if (candidates.length === 0) return undefined;
   const lower = name.toLowerCase();
   let found: string | undefined;
-  for (const k of keys) if (k.toLowerCase() === lower) found = k;
+  for (const k of candidates) if (k.toLowerCase() === lower) found = k;
   return found;
 }
 
@@ -91,36 +170,48 @@ function decodeStruct(v: unknown, type: string, where: Where): Decoded {
   if (def.opaque) return structuredClone(v);
   const out: Record<string, unknown> = {};
   const keys = Object.keys(v);
-  for (const f of flatFields(type)) {
-    const key = lookupKey(v, f.json, keys);
+  // A key equal to one field's name folds to another field's name only if those two names collide;
+  // without collisions, only the keys that match no field exactly can be case-folded matches.
+  const { names, caseCollision } = fieldNames(type);
+  let candidates: string[] = NO_KEYS;
+  if (caseCollision) candidates = keys;
+  else {
+    for (const k of keys) {
+      if (names.has(k)) continue;
+      if (candidates === NO_KEYS) candidates = [];
+      candidates.push(k);
+    }
+  }
+  for (const { field: f, info } of fieldCodecs(type)) {
+    const key = lookupKey(v, f.json, candidates);
     if (key === undefined) continue;
-    const path = where.path ? `${where.path}.${f.json}` : f.json;
-    const d = decode(v[key], f.type, { struct: type, path });
+    const d = decode(v[key], f.type, { struct: type, parent: where, field: f.json }, info);
     if (d !== undefined) out[f.json] = d;
   }
   return out;
 }
 
-function decode(v: unknown, type: string, where: Where): Decoded {
-  if (type.startsWith("*")) {
+function decode(v: unknown, type: string, where: Where, info = typeInfo(type)): Decoded {
+  if (info.kind === "ptr") {
     if (v === null || v === undefined) return undefined;
-    const inner = decode(v, type.slice(1), where);
+    const inner = decode(v, info.elem, where);
     // A present pointer to a zero value is not nil: remember it as present.
     return inner === undefined ? ZERO : inner;
   }
-  if (type.startsWith("[]")) {
+  if (info.kind === "slice") {
     if (v === null || v === undefined) return undefined;
     if (!Array.isArray(v)) throw typeError(jsonKind(v), where, type);
-    const elem = type.slice(2);
+    const elem = info.elem;
+    const elemInfo = typeInfo(elem);
     return v.map((item) => {
-      const d = decode(item, elem, where);
+      const d = decode(item, elem, where, elemInfo);
       return d === undefined ? ZERO : d;
     });
   }
-  if (type.startsWith("map[string]")) {
+  if (info.kind === "map") {
     if (v === null || v === undefined) return undefined;
     if (!isObject(v)) throw typeError(jsonKind(v), where, type);
-    const elem = type.slice("map[string]".length);
+    const elem = info.elem;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v)) {
       const d = decode(v[k], elem, where);
@@ -128,7 +219,7 @@ function decode(v: unknown, type: string, where: Where): Decoded {
     }
     return out;
   }
-  if (isStructType(type)) return decodeStruct(v, type, where);
+  if (info.kind === "struct") return decodeStruct(v, type, where);
   if (v === null || v === undefined) return undefined;
   switch (type) {
     case "raw":
@@ -173,33 +264,36 @@ function decode(v: unknown, type: string, where: Where): Decoded {
 /** Stands for a present zero value (a non-nil pointer to "" or 0, an empty struct in a slice). */
 const ZERO: unique symbol = Symbol("zero");
 
-function encode(d: Decoded, type: string): unknown {
-  if (type.startsWith("*")) {
+function encode(d: Decoded, type: string, info = typeInfo(type)): unknown {
+  if (info.kind === "ptr") {
     if (d === undefined) return null;
-    return encode(d === ZERO ? undefined : d, type.slice(1));
+    return encode(d === ZERO ? undefined : d, info.elem);
   }
-  if (type.startsWith("[]")) {
+  if (info.kind === "slice") {
     if (d === undefined) return null;
-    const elem = type.slice(2);
-    return (d as Decoded[]).map((x) => encode(x === ZERO ? undefined : x, elem));
+    const elem = info.elem;
+    const elemInfo = typeInfo(elem);
+    return (d as Decoded[]).map((x) => encode(x === ZERO ? undefined : x, elem, elemInfo));
   }
-  if (type.startsWith("map[string]")) {
+  if (info.kind === "map") {
     if (d === undefined) return null;
-    const elem = type.slice("map[string]".length);
+    const elem = info.elem;
     const m = d as Record<string, Decoded>;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(m)) out[k] = encode(m[k] === ZERO ? undefined : m[k], elem);
     return out;
   }
-  if (isStructType(type)) {
+  if (info.kind === "struct") {
     const def = structDef(type);
     if (def?.opaque) return d === undefined ? {} : d;
     const src = (d ?? {}) as Record<string, Decoded>;
     const out: Record<string, unknown> = {};
-    for (const f of flatFields(type)) {
-      const value = Object.hasOwn(src, f.json) ? src[f.json] : undefined;
+    for (const { field: f, info: fieldInfo, absentOmitted } of fieldCodecs(type)) {
+      const present = Object.hasOwn(src, f.json);
+      if (!present && absentOmitted) continue;
+      const value = present ? src[f.json] : undefined;
       if (isOmitted(value, f)) continue;
-      out[f.json] = encode(value === ZERO ? undefined : value, f.type);
+      out[f.json] = encode(value === ZERO ? undefined : value, f.type, fieldInfo);
     }
     return out;
   }
@@ -230,10 +324,11 @@ function isOmitted(value: Decoded, f: FieldDef): boolean {
   const t = f.type;
   if (f.omitzero && isZeroValue(value, t)) return true;
   if (!f.omitempty) return false;
-  if (t.startsWith("*")) return value === undefined;
-  if (t.startsWith("[]")) return value === undefined || (value as unknown[]).length === 0;
-  if (t.startsWith("map[string]")) return value === undefined || Object.keys(value as object).length === 0;
-  if (isStructType(t)) return false;
+  const kind = typeInfo(t).kind;
+  if (kind === "ptr") return value === undefined;
+  if (kind === "slice") return value === undefined || (value as unknown[]).length === 0;
+  if (kind === "map") return value === undefined || Object.keys(value as object).length === 0;
+  if (kind === "struct") return false;
   switch (t) {
     case "string":
     case "bool":
@@ -275,7 +370,7 @@ function formatTime(text: string, where: Where): string {
   const ms = Date.parse(text);
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(ms)) {
     throw new TypedDecodeError(
-      `${where.path ? `${where.path}: ` : ""}parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00": cannot parse`,
+      `${pathOf(where) ? `${pathOf(where)}: ` : ""}parsing time ${JSON.stringify(text)} as "2006-01-02T15:04:05Z07:00": cannot parse`,
     );
   }
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -297,8 +392,21 @@ const BINARY_BY_EXP = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
 
 const QUANTITY = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/;
 
+/** Canonical texts already computed (quantities repeat: `100m`, `128Mi`...); bounded. */
+const QUANTITY_CACHE = new Map<string, string>();
+
 /** The canonical text of a Kubernetes resource quantity (what `Quantity.String()` prints). */
 export function canonicalQuantity(text: string): string {
+  let canonical = QUANTITY_CACHE.get(text);
+  if (canonical === undefined) {
+    canonical = computeCanonicalQuantity(text);
+    if (QUANTITY_CACHE.size >= 1024) QUANTITY_CACHE.clear();
+    QUANTITY_CACHE.set(text, canonical);
+  }
+  return canonical;
+}
+
+function computeCanonicalQuantity(text: string): string {
   const m = QUANTITY.exec(text);
   const [, sign = "", whole = "", frac = "", suffix = ""] = m ?? [];
   if (!m || (whole === "" && frac === "") || text === "") {

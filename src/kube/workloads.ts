@@ -131,6 +131,49 @@ export function podOf(obj: unknown): PodParts | undefined {
   }
 }
 
+const DEFAULT_POD_PATHS = [
+  ["spec", "template", "metadata"],
+  ["spec", "template", "spec"],
+];
+const POD_PATHS: Partial<Record<string, readonly (readonly string[])[]>> = {
+  Pod: [["metadata"], ["spec"]],
+  CronJob: [
+    ["spec", "jobTemplate", "metadata"],
+    ["spec", "jobTemplate", "spec", "template", "spec"],
+  ],
+};
+
+/**
+ * `root` with the values that {@link withPod} replaces set to null (copying the objects on their
+ * paths, sharing the rest), so that the deep copy skips the old pod. Keys keep their places.
+ */
+function withoutPod(root: Record<string, unknown>, paths: readonly (readonly string[])[]): Record<string, unknown> {
+  const copies = new Map<Record<string, unknown>, Record<string, unknown>>();
+  const copyOf = (o: Record<string, unknown>) => {
+    let c = copies.get(o);
+    if (c === undefined) {
+      c = { ...o };
+      copies.set(o, c);
+    }
+    return c;
+  };
+  const top = copyOf(root);
+  for (const path of paths) {
+    let original: Record<string, unknown> | undefined = root;
+    let copy = top;
+    for (let i = 0; i < path.length - 1 && original !== undefined; i++) {
+      original = asObject(original[path[i] as string]);
+      if (original === undefined) break;
+      const next = copyOf(original);
+      copy[path[i] as string] = next;
+      copy = next;
+    }
+    const leaf = path[path.length - 1] as string;
+    if (original !== undefined && Object.hasOwn(copy, leaf)) copy[leaf] = null;
+  }
+  return top;
+}
+
 /**
  * A copy of the workload with its pod replaced (the inverse of {@link podOf}): the new metadata and
  * spec go where `podOf` found them; the rest of the object is kept.
@@ -140,7 +183,7 @@ export function withPod<T>(obj: T, pod: PodParts): T {
   if (kind === undefined || kind.kind === "List") {
     throw new Error(`withPod: ${typeMetaOf(obj).kind || "document"} has no pod template`);
   }
-  const out = structuredClone(obj) as Record<string, unknown>;
+  const out = structuredClone(withoutPod(obj as Record<string, unknown>, POD_PATHS[kind.kind] ?? DEFAULT_POD_PATHS));
   switch (kind.kind) {
     case "Pod":
       out.metadata = pod.metadata;

@@ -14,6 +14,7 @@
 
 import { type Document, parseAllDocuments, type ScalarTag, type Tags } from "yaml";
 import { formatFloat } from "../template/strconv.js";
+import { readBlockYaml, UNSUPPORTED } from "./yaml-block.js";
 
 /** A YAML document that cannot be read, with go-yaml-like position information. */
 export class YamlError extends Error {
@@ -135,6 +136,13 @@ function goYamlTags(tags: Tags): Tags {
  * `sigs.k8s.io/yaml.Unmarshal` into `interface{}` does. An empty document gives `null`.
  */
 export function readYaml(text: string): unknown {
+  const fast = readBlockYaml(text);
+  if (fast !== UNSUPPORTED) return fast;
+  return readYamlFully(text);
+}
+
+/** {@link readYaml} with the full parser (for every text; the block reader covers the common subset). */
+export function readYamlFully(text: string): unknown {
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, {
@@ -235,7 +243,7 @@ export function writeYaml(value: unknown): string {
   const e = new Emitter();
   e.node(toEmittable(value), { root: true, sequence: false, mapping: false, simpleKey: false });
   e.writeIndent();
-  return e.out.join("");
+  return e.out;
 }
 
 /** Go-yaml's order for the string keys of a map (sorter.go: digit runs compare as numbers). */
@@ -247,7 +255,18 @@ export function compareYamlKeys(a: string, b: string): number {
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/u;
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+function isAsciiDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
 function yamlKeyLess(a: string, b: string): boolean {
+  if (!NON_ASCII.test(a) && !NON_ASCII.test(b)) return asciiKeyLess(a, b);
   const ar = Array.from(a);
   const br = Array.from(b);
   for (let i = 0; i < ar.length && i < br.length; i++) {
@@ -278,6 +297,38 @@ function yamlKeyLess(a: string, b: string): boolean {
     return cp(x) < cp(y);
   }
   return ar.length < br.length;
+}
+
+/** {@link yamlKeyLess} for ASCII strings (code units are code points; letters and digits are ASCII). */
+function asciiKeyLess(a: string, b: string): boolean {
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const al = isAsciiLetter(x);
+    const bl = isAsciiLetter(y);
+    if (al && bl) return x < y;
+    if (al || bl) return bl;
+    let an = 0;
+    let bn = 0;
+    if (x === 0x30 || y === 0x30) {
+      for (let j = i - 1; j >= 0 && isAsciiDigit(a.charCodeAt(j)); j--) {
+        if (a.charCodeAt(j) !== 0x30) {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    let ai = i;
+    for (; ai < a.length && isAsciiDigit(a.charCodeAt(ai)); ai++) an = an * 10 + (a.charCodeAt(ai) - 48);
+    let bi = i;
+    for (; bi < b.length && isAsciiDigit(b.charCodeAt(bi)); bi++) bn = bn * 10 + (b.charCodeAt(bi) - 48);
+    if (an !== bn) return an < bn;
+    if (ai !== bi) return ai < bi;
+    return x < y;
+  }
+  return a.length < b.length;
 }
 
 function cp(c: string): number {
@@ -375,10 +426,16 @@ function utf8Length(s: string): number {
   return Buffer.byteLength(s, "utf8");
 }
 
-/** yaml_emitter_analyze_scalar. */
+/** Indicators that make a scalar's first character special (`#,[]{}&*!|>'"%@` and backquote). */
+const FIRST_INDICATOR = new Uint8Array(128);
+for (const c of "#,[]{}&*!|>'\"%@`") FIRST_INDICATOR[c.charCodeAt(0)] = 1;
+/** Flow indicators anywhere after the first character. */
+const FLOW_INDICATOR = new Uint8Array(128);
+for (const c of ",?[]{}") FLOW_INDICATOR[c.charCodeAt(0)] = 1;
+
+/** yaml_emitter_analyze_scalar (over code points). */
 function analyzeScalar(value: string): Analysis {
-  const cps = Array.from(value, cp);
-  if (cps.length === 0) {
+  if (value.length === 0) {
     return {
       multiline: false,
       flowPlainAllowed: false,
@@ -404,30 +461,33 @@ function analyzeScalar(value: string): Analysis {
     flowIndicators = true;
   }
   let precededByWhitespace = true;
-  const n = cps.length;
-  for (let i = 0; i < n; i++) {
-    const c = cps[i] as number;
-    const followedByWhitespace = i + 1 >= n || isBlank(cps[i + 1]);
-    const ch = String.fromCodePoint(c);
-    if (i === 0) {
-      if ("#,[]{}&*!|>'\"%@`".includes(ch)) {
+  const len = value.length;
+  for (let i = 0; i < len; ) {
+    const c = value.codePointAt(i) as number;
+    const next = i + (c > 0xffff ? 2 : 1);
+    const first = i === 0;
+    const last = next >= len;
+    // Blanks are in the BMP: the next code unit tells.
+    const followedByWhitespace = last || isBlank(value.charCodeAt(next));
+    if (first) {
+      if (c < 128 && FIRST_INDICATOR[c] === 1) {
         flowIndicators = true;
         blockIndicators = true;
-      } else if (ch === "?" || ch === ":") {
+      } else if (c === 0x3f || c === 0x3a) {
         flowIndicators = true;
         if (followedByWhitespace) blockIndicators = true;
-      } else if (ch === "-") {
+      } else if (c === 0x2d) {
         if (followedByWhitespace) {
           flowIndicators = true;
           blockIndicators = true;
         }
       }
-    } else if (",?[]{}".includes(ch)) {
+    } else if (c < 128 && FLOW_INDICATOR[c] === 1) {
       flowIndicators = true;
-    } else if (ch === ":") {
+    } else if (c === 0x3a) {
       flowIndicators = true;
       if (followedByWhitespace) blockIndicators = true;
-    } else if (ch === "#") {
+    } else if (c === 0x23) {
       if (precededByWhitespace) {
         flowIndicators = true;
         blockIndicators = true;
@@ -435,15 +495,15 @@ function analyzeScalar(value: string): Analysis {
     }
     if (!isPrintable(c)) specialCharacters = true;
     if (c === 0x20) {
-      if (i === 0) leadingSpace = true;
-      if (i === n - 1) trailingSpace = true;
+      if (first) leadingSpace = true;
+      if (last) trailingSpace = true;
       if (previousBreak) breakSpace = true;
       previousSpace = true;
       previousBreak = false;
     } else if (isBreak(c)) {
       lineBreaks = true;
-      if (i === 0) leadingBreak = true;
-      if (i === n - 1) trailingBreak = true;
+      if (first) leadingBreak = true;
+      if (last) trailingBreak = true;
       if (previousSpace) spaceBreak = true;
       previousSpace = false;
       previousBreak = true;
@@ -452,6 +512,7 @@ function analyzeScalar(value: string): Analysis {
       previousBreak = false;
     }
     precededByWhitespace = isBlankZ(c);
+    i = next;
   }
   const a: Analysis = {
     multiline: lineBreaks,
@@ -485,9 +546,27 @@ function analyzeScalar(value: string): Analysis {
   return a;
 }
 
+/** Whether the text holds a line break (of any kind go-yaml knows). */
+const ANY_BREAK = /[\r\n\u0085\u2028\u2029]/;
+/** Printable ASCII but the double-quoted escapes (`"` and backslash). */
+const PLAIN_ASCII = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** The number of code points of a string. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff && i > 0) {
+      const h = s.charCodeAt(i - 1);
+      if (h >= 0xd800 && h <= 0xdbff) n--;
+    }
+  }
+  return n;
+}
+
 /** The parts of go-yaml's emitter state that the JSON-to-YAML events exercise. */
 class Emitter {
-  readonly out: string[] = [];
+  out = "";
   private column = 0;
   private indent = -1;
   private readonly indents: number[] = [];
@@ -497,12 +576,18 @@ class Emitter {
   private ctx: Context = { root: false, sequence: false, mapping: false, simpleKey: false };
 
   private put(s: string): void {
-    this.out.push(s);
+    this.out += s;
     this.column++;
   }
 
+  /** Writes text of `columns` code points and no line breaks. */
+  private putRun(s: string, columns: number): void {
+    this.out += s;
+    this.column += columns;
+  }
+
   private putBreak(): void {
-    this.out.push("\n");
+    this.out += "\n";
     this.column = 0;
   }
 
@@ -523,14 +608,14 @@ class Emitter {
   writeIndent(): void {
     const indent = Math.max(this.indent, 0);
     if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
-    while (this.column < indent) this.put(" ");
+    if (this.column < indent) this.putRun(" ".repeat(indent - this.column), indent - this.column);
     this.whitespace = true;
     this.indention = true;
   }
 
   private writeIndicator(ind: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
     if (needWhitespace && !this.whitespace) this.put(" ");
-    this.writeAll(ind);
+    this.putRun(ind, ind.length);
     this.whitespace = isWhitespace;
     this.indention = this.indention && isIndention;
   }
@@ -656,13 +741,28 @@ class Emitter {
   private writeBreak(ch: string): void {
     if (ch === "\n") this.putBreak();
     else {
-      this.out.push(ch);
+      this.out += ch;
       this.column = 0;
     }
   }
 
+  /**
+   * Whether a one-line scalar can be written in one piece: no line breaks, and no space at which
+   * the emitter could fold it (one past the best width).
+   */
+  private fitsUnfolded(value: string, allowBreaks: boolean, extra: number): boolean {
+    if (ANY_BREAK.test(value)) return false;
+    return !allowBreaks || this.column + value.length + extra <= BEST_WIDTH || !value.includes(" ");
+  }
+
   private writePlain(value: string, allowBreaks: boolean): void {
     if (!this.whitespace) this.put(" ");
+    if (this.fitsUnfolded(value, allowBreaks, 0)) {
+      this.putRun(value, codePoints(value));
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
     const chars = Array.from(value);
     let spaces = false;
     let breaks = false;
@@ -691,6 +791,13 @@ class Emitter {
 
   private writeSingleQuoted(value: string, allowBreaks: boolean): void {
     this.writeIndicator("'", true, false, false);
+    if (!value.includes("'") && this.fitsUnfolded(value, allowBreaks, 0)) {
+      this.putRun(value, codePoints(value));
+      this.writeIndicator("'", false, false, false);
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
     const chars = Array.from(value);
     const last = utf8Length(value) - 1;
     let bytePos = 0;
@@ -732,6 +839,13 @@ class Emitter {
 
   private writeDoubleQuoted(value: string, allowBreaks: boolean): void {
     this.writeIndicator('"', true, false, false);
+    if (PLAIN_ASCII.test(value) && this.fitsUnfolded(value, allowBreaks, 0)) {
+      this.putRun(value, value.length);
+      this.writeIndicator('"', false, false, false);
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
     const chars = Array.from(value);
     const bom = value.startsWith("\ufeff");
     const last = utf8Length(value) - 1;
@@ -768,6 +882,24 @@ class Emitter {
     this.indention = true;
     this.whitespace = true;
     let breaks = true;
+    if (!/[\r\u0085\u2028\u2029]/.test(value)) {
+      // Only line feeds: write line by line.
+      const lines = value.split("\n");
+      for (let i = 0; i < lines.length; i++) {
+        if (i > 0) {
+          this.putBreak();
+          this.indention = true;
+          breaks = true;
+        }
+        const line = lines[i] as string;
+        if (line === "") continue;
+        if (breaks) this.writeIndent();
+        this.putRun(line, codePoints(line));
+        this.indention = false;
+        breaks = false;
+      }
+      return;
+    }
     for (const ch of value) {
       if (isBreak(cp(ch))) {
         this.writeBreak(ch);
@@ -801,7 +933,7 @@ class Emitter {
 }
 
 function isSimpleKey(k: { text: string }): boolean {
-  return !analyzeScalar(k.text).multiline && utf8Length(k.text) <= 128;
+  return !ANY_BREAK.test(k.text) && (k.text.length <= 42 || utf8Length(k.text) <= 128);
 }
 
 function escapeFor(c: number): string {
