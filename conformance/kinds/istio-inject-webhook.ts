@@ -12,15 +12,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import type { InjectorConfig } from "../../src/inject/config.js";
-import { parseValues } from "../../src/inject/config.js";
-import { compileTemplates, type LoadedInjector } from "../../src/inject/injector.js";
 import { applyPatch } from "../../src/kube/json-patch.js";
 import { marshalTyped } from "../../src/kube/typed.js";
 import { readYaml } from "../../src/kube/yaml.js";
-import type { MeshConfig } from "../../src/mesh/index.js";
 import { review, type WebhookState } from "../../src/webhook/admission.js";
 import { type Failure, type KindOptions, type KindResult, shown } from "../result.js";
+import { caseInjector, type IstioInjectCase } from "./istio-inject-case.js";
 
 /** Sends one AdmissionReview (JSON text) to the webhook; resolves to the answer (JSON text). */
 export type Transport = (reviewJson: string) => Promise<string>;
@@ -52,16 +49,7 @@ function isRecord(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-interface CaseFile {
-  webhook: boolean;
-  nativeSidecars: boolean;
-  compliancePolicy: string;
-  platform: string;
-  revision: string;
-  webhookParts: number;
-  environment: Record<string, string>;
-  nodes: Array<{ name: string; kubeletVersion: string }>;
-}
+type CaseFile = IstioInjectCase;
 
 const WORKLOAD_KINDS = new Set([
   "Deployment",
@@ -131,29 +119,7 @@ function kubeletMinor(version: string): number {
 }
 
 async function loadState(caseDir: string, meta: CaseFile): Promise<WebhookState> {
-  const read = (name: string) => readFile(join(caseDir, name), "utf8");
-  const parsed = JSON.parse(await read("injector-config.json")) as Partial<InjectorConfig> & {
-    templates: Record<string, string>;
-  };
-  const config: InjectorConfig = {
-    policy: parsed.policy ?? "enabled",
-    defaultTemplates: parsed.defaultTemplates ?? ["sidecar"],
-    templates: parsed.templates,
-    aliases: parsed.aliases ?? {},
-    neverInjectSelector: parsed.neverInjectSelector ?? [],
-    alwaysInjectSelector: parsed.alwaysInjectSelector ?? [],
-    injectedAnnotations: parsed.injectedAnnotations ?? {},
-  };
-  const injector: LoadedInjector = {
-    config,
-    // mesh.yaml is the effective MeshConfig already (defaults applied), in protobuf JSON form.
-    meshConfig: (readYaml(await read("mesh.yaml")) ?? {}) as MeshConfig,
-    settings: {
-      templates: compileTemplates(config, () => undefined),
-      values: parseValues(await read("values.json")),
-      compliancePolicy: meta.compliancePolicy,
-    },
-  };
+  const injector = caseInjector(caseDir, meta);
   const flag = meta.environment.ENABLE_NATIVE_SIDECARS ?? "auto";
   const minors = meta.nodes.map((n) => kubeletMinor(n.kubeletVersion));
   return {

@@ -8,25 +8,14 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { type InjectorConfig, parseValues } from "../../src/inject/config.js";
-import { compileTemplates } from "../../src/inject/injector.js";
 import { kubeInject } from "../../src/inject/kube-inject.js";
 import { splitYamlStream } from "../../src/kube/stream.js";
 import { marshalTyped } from "../../src/kube/typed.js";
 import { readYaml } from "../../src/kube/yaml.js";
-import type { MeshConfig } from "../../src/mesh/index.js";
 import { type Failure, type KindResult, type KindRunner, shown } from "../result.js";
+import { caseInjector, type IstioInjectCase, readCase } from "./istio-inject-case.js";
 import { runIstioInjectWebhook } from "./istio-inject-webhook.js";
 import { httpsTransport } from "./webhook-https.js";
-
-interface CaseFile {
-  nativeSidecars: boolean;
-  compliancePolicy: string;
-  kubeInjectRevision: string;
-  expectedError: string | null;
-  expectedLog: string | null;
-  kubeInject: boolean;
-}
 
 interface CaseOutcome {
   output?: string;
@@ -34,33 +23,15 @@ interface CaseOutcome {
   warnings: string[];
 }
 
-async function runCase(dir: string): Promise<{ meta: CaseFile; outcome: CaseOutcome }> {
-  const read = (name: string) => readFile(join(dir, name), "utf8");
-  const meta = JSON.parse(await read("case.json")) as CaseFile;
+async function runCase(dir: string): Promise<{ meta: IstioInjectCase; outcome: CaseOutcome }> {
+  const meta = readCase(dir);
   const warnings: string[] = [];
   try {
-    const parsed = JSON.parse(await read("injector-config.json")) as Partial<InjectorConfig> & {
-      templates: Record<string, string>;
-    };
-    const config: InjectorConfig = {
-      policy: "enabled",
-      defaultTemplates: parsed.defaultTemplates ?? ["sidecar"],
-      templates: parsed.templates,
-      aliases: parsed.aliases ?? {},
-      neverInjectSelector: parsed.neverInjectSelector ?? [],
-      alwaysInjectSelector: parsed.alwaysInjectSelector ?? [],
-      injectedAnnotations: parsed.injectedAnnotations ?? {},
-    };
-    // mesh.yaml is the effective MeshConfig already (defaults applied), in protobuf JSON form.
-    const meshConfig = (readYaml(await read("mesh.yaml")) ?? {}) as MeshConfig;
-    const output = kubeInject(await read("input.yaml"), {
-      settings: {
-        templates: compileTemplates(config, () => undefined),
-        values: parseValues(await read("values.json")),
-        compliancePolicy: meta.compliancePolicy,
-      },
-      config,
-      meshConfig,
+    const injector = caseInjector(dir, meta);
+    const output = kubeInject(await readFile(join(dir, "input.yaml"), "utf8"), {
+      settings: injector.settings,
+      config: injector.config,
+      meshConfig: injector.meshConfig,
       revision: meta.kubeInjectRevision,
       nativeSidecar: meta.nativeSidecars,
       warn: (w) => warnings.push(w),

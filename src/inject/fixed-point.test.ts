@@ -8,13 +8,11 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import { caseInjector, type IstioInjectCase, readCase } from "../../conformance/kinds/istio-inject-case.js";
 import { splitYamlStream } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import { isInjectable } from "../kube/workloads.js";
 import { readYaml } from "../kube/yaml.js";
-import type { MeshConfig } from "../mesh/index.js";
-import { type InjectorConfig, parseValues } from "./config.js";
-import { compileTemplates } from "./injector.js";
 import { kubeInject } from "./kube-inject.js";
 import { isRecord } from "./pod.js";
 
@@ -34,40 +32,14 @@ const NOT_FIXED_POINTS: Readonly<Record<string, string>> = {
   "merge-probers.yaml.injected": "golden is itself a re-injection that carried the old proxy over",
 };
 
-interface CaseFile {
-  nativeSidecars: boolean;
-  compliancePolicy: string;
-  kubeInjectRevision: string;
-  expectedError: string | null;
-  kubeInject: boolean;
-}
-
 /** Builds the injector a case runs with (as the istio-inject conformance runner does). */
-function caseInjector(dir: string, meta: CaseFile): (text: string) => string {
-  const read = (name: string) => readFileSync(join(dir, name), "utf8");
-  const parsed = JSON.parse(read("injector-config.json")) as Partial<InjectorConfig> & {
-    templates: Record<string, string>;
-  };
-  const config: InjectorConfig = {
-    policy: "enabled",
-    defaultTemplates: parsed.defaultTemplates ?? ["sidecar"],
-    templates: parsed.templates,
-    aliases: parsed.aliases ?? {},
-    neverInjectSelector: parsed.neverInjectSelector ?? [],
-    alwaysInjectSelector: parsed.alwaysInjectSelector ?? [],
-    injectedAnnotations: parsed.injectedAnnotations ?? {},
-  };
-  const settings = {
-    templates: compileTemplates(config, () => undefined),
-    values: parseValues(read("values.json")),
-    compliancePolicy: meta.compliancePolicy,
-  };
-  const meshConfig = (readYaml(read("mesh.yaml")) ?? {}) as MeshConfig;
+function caseInjectorFor(dir: string, meta: IstioInjectCase): (text: string) => string {
+  const injector = caseInjector(dir, meta);
   return (text) =>
     kubeInject(text, {
-      settings,
-      config,
-      meshConfig,
+      settings: injector.settings,
+      config: injector.config,
+      meshConfig: injector.meshConfig,
       revision: meta.kubeInjectRevision,
       nativeSidecar: meta.nativeSidecars,
       warn: () => {},
@@ -118,7 +90,7 @@ function withoutInjectedContainers(value: unknown): unknown {
 interface Case {
   name: string;
   dir: string;
-  meta: CaseFile;
+  meta: IstioInjectCase;
 }
 
 function corpusCases(): Case[] {
@@ -129,7 +101,7 @@ function corpusCases(): Case[] {
     .map((name) => ({
       name,
       dir: join(CORPUS, name),
-      meta: JSON.parse(readFileSync(join(CORPUS, name, "case.json"), "utf8")) as CaseFile,
+      meta: readCase(join(CORPUS, name)),
     }))
     .filter((c) => c.meta.kubeInject && c.meta.expectedError === null);
 }
@@ -155,7 +127,7 @@ if (!existsSync(CORPUS)) {
     for (const c of cases) {
       const reason = NOT_FIXED_POINTS[c.name];
       it(reason === undefined ? c.name : `${c.name} (not a fixed point: ${reason})`, () => {
-        const inject = caseInjector(c.dir, c.meta);
+        const inject = caseInjectorFor(c.dir, c.meta);
         const want = readFileSync(join(c.dir, "want.yaml"), "utf8");
         const once = inject(want);
         if (reason === undefined) {
