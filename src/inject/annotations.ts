@@ -180,7 +180,8 @@ const validateInterfaceNames: AnnotationValidator = (value) => {
 const validateProxyConfigShape: AnnotationValidator = (value) => {
   let parsed: unknown;
   try {
-    parsed = parseYAML(value);
+    // Warnings (e.g. a value starting with "%", read as a directive) must not reach stderr.
+    parsed = parseYAML(value, { logLevel: "error" });
   } catch (e) {
     return `failed to convert to apply proxy config: ${(e as Error).message}`;
   }

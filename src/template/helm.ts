@@ -25,7 +25,7 @@ function toYaml(v: GoValue): string {
 
 function fromYaml(text: string): GoValue {
   try {
-    const v: unknown = yamlParse(text, { version: "1.1" });
+    const v: unknown = yamlParse(text, { version: "1.1", logLevel: "error" });
     if (v !== null && typeof v === "object" && !Array.isArray(v)) return toGoModel(v);
     const m = newMap();
     m.Error = "error unmarshaling JSON: json: cannot unmarshal into Go value of type map[string]interface {}";
@@ -39,7 +39,7 @@ function fromYaml(text: string): GoValue {
 
 function fromYamlArray(text: string): GoValue {
   try {
-    const v: unknown = yamlParse(text, { version: "1.1" });
+    const v: unknown = yamlParse(text, { version: "1.1", logLevel: "error" });
     if (Array.isArray(v)) return toGoModel(v);
     return [`error unmarshaling JSON: json: cannot unmarshal into Go value of type []interface {}`];
   } catch (e) {

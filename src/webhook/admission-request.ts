@@ -56,7 +56,7 @@ export function readPodRequest(body: unknown): PodRequest | BadRequest {
   const apiVersion = known ? (version as string) : ADMISSION_V1;
   if (body.kind !== ADMISSION_KIND || !known) {
     return bad(
-      `expected kind AdmissionReview of ${ADMISSION_V1} or ${ADMISSION_V1BETA1}, got kind ${JSON.stringify(body.kind ?? null)} of apiVersion ${JSON.stringify(version ?? null)}`,
+      `expected kind AdmissionReview of ${ADMISSION_V1} or ${ADMISSION_V1BETA1}, got kind ${describeValue(body.kind)} of apiVersion ${describeValue(version)}`,
       apiVersion,
     );
   }
@@ -71,9 +71,18 @@ export function readPodRequest(body: unknown): PodRequest | BadRequest {
     return bad(`request is for a ${requestKind}, not a Pod`, apiVersion, uid);
   }
   if (object.kind !== undefined && object.kind !== "Pod") {
-    return bad(`request.object is a ${JSON.stringify(object.kind)}, not a Pod`, apiVersion, uid);
+    return bad(`request.object is a ${describeValue(object.kind)}, not a Pod`, apiVersion, uid);
   }
   return { ok: true, apiVersion, uid, namespace: str(request.namespace), object };
+}
+
+/**
+ * A value from the request for an error message: a string quoted (cut to 100 characters), anything
+ * else by its type only — a hostile request may nest values deeply or make them huge.
+ */
+function describeValue(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v.length > 100 ? `${v.slice(0, 100)}…` : v);
+  return describeJson(v);
 }
 
 function describeJson(v: unknown): string {

@@ -1,0 +1,160 @@
+/**
+ * Webhook throughput and latency (issue 4 §7a): the typical pod review (examples/admission-review.json,
+ * a fresh uid per request) over HTTPS keep-alive at concurrency 1, 16 and 64, next to a no-op HTTPS
+ * server measured in the same run (same certificate, TLS settings and timeouts; it reads the body and
+ * answers a fixed 100-byte JSON). Usage:
+ *
+ *   npm run bench:webhook-load [-- --duration 10 --warmup 2 --levels 1,16,64 --max-p99-ms 250]
+ *
+ * Topology: each server runs in its own child process (bench/webhook-child.ts) and the closed-loop load
+ * generator in this process. On a 2-core machine that gives the server one core and the client the
+ * other, as when the API server calls the webhook from another process, and the client's JSON and TLS
+ * work is not billed to the server. One keep-alive connection per concurrent request (maxSockets =
+ * concurrency), like the API server's connection pool.
+ *
+ * Per level and server: a warm-up of --warmup seconds (not counted), then --duration seconds counted.
+ * Every webhook answer is checked (200, AdmissionReview echoing the uid, allowed, JSONPatch).
+ * Exit 1 when a request failed, a keep-alive connection was lost, or the webhook's p99 at some level
+ * is over --max-p99-ms (default 250 ms, a fortieth of Istio's 10 s webhook timeoutSeconds).
+ */
+
+import { selfSignedCertificate } from "../src/webhook/tls-self-signed.js";
+import { printTable } from "./timing.js";
+import {
+  keepAliveAgent,
+  ms,
+  numberFlag,
+  parseFlags,
+  percentile,
+  printHeader,
+  runLoad,
+  type ServerChild,
+  send,
+  startChild,
+} from "./webhook-harness.js";
+import { checkInjected, postHeaders, reviewBody } from "./webhook-review.js";
+
+const USAGE = `usage: node --import tsx bench/webhook-load.ts [--duration S] [--warmup S] [--levels 1,16,64]
+       [--max-p99-ms MS] [--log-level info]`;
+const flags = parseFlags(
+  { duration: "10", warmup: "2", levels: "1,16,64", "max-p99-ms": "250", "log-level": "info" },
+  USAGE,
+);
+const durationMs = numberFlag(flags, "duration") * 1000;
+const warmupMs = numberFlag(flags, "warmup") * 1000;
+const maxP99 = numberFlag(flags, "max-p99-ms");
+const levels = flags.levels.split(",").map(Number);
+if (levels.some((n) => !Number.isInteger(n) || n < 1 || n > 1024)) {
+  console.error(`--levels: integers from 1 to 1024, got ${flags.levels}`);
+  process.exit(2);
+}
+const logLevel = flags["log-level"] as "info";
+
+interface Measured {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  failed: number;
+  connections: number;
+  firstProblem?: string;
+}
+
+/** Warm-up, then one counted run against `server` at `concurrency`. */
+async function measure(server: ServerChild, concurrency: number, checkAnswers: boolean): Promise<Measured> {
+  const agent = keepAliveAgent(concurrency);
+  let failed = 0;
+  let connections = 0;
+  let firstProblem: string | undefined;
+  let counting = false;
+  let uidCounter = 0;
+  const one = async (): Promise<number> => {
+    const uid = `load-${concurrency}-${uidCounter++}`;
+    const body = reviewBody(uid);
+    const t0 = performance.now();
+    try {
+      const res = await send({ port: server.port, agent, headers: postHeaders(body), body });
+      if (counting && !res.reusedSocket) connections++;
+      const verdict = checkAnswers ? checkInjected(uid, res) : res.status === 200 ? undefined : { problem: "" };
+      if (verdict !== undefined && "problem" in verdict) {
+        failed++;
+        firstProblem ??= verdict.problem || `HTTP ${res.status}`;
+      }
+      return res.ms;
+    } catch (e) {
+      failed++;
+      firstProblem ??= (e as Error).message;
+      return performance.now() - t0;
+    }
+  };
+  // The warm-up opens the connections; the counted run must not need new ones (keep-alive held).
+  await runLoad({ concurrency, durationMs: warmupMs, one });
+  failed = 0;
+  counting = true;
+  const run = await runLoad({ concurrency, durationMs, one });
+  agent.destroy();
+  return {
+    requests: run.requests,
+    rps: run.requests / (run.elapsedMs / 1000),
+    p50: percentile(run.latencies, 50),
+    p99: percentile(run.latencies, 99),
+    max: percentile(run.latencies, 100),
+    failed,
+    connections,
+    ...(firstProblem === undefined ? {} : { firstProblem }),
+  };
+}
+
+printHeader("webhook load: typical pod review over HTTPS keep-alive, next to a no-op HTTPS server");
+console.log(
+  `levels ${levels.join(", ")}; warm-up ${warmupMs / 1000} s + ${durationMs / 1000} s counted per level and server; ` +
+    `server log level ${logLevel}; servers in child processes, load generator in this process`,
+);
+
+const tls = selfSignedCertificate({ hosts: ["localhost", "127.0.0.1"] });
+const noop = await startChild({ op: "start", mode: "noop", tls });
+const webhook = await startChild({ op: "start", mode: "webhook", options: { tls }, logLevel });
+const problems: string[] = [];
+const rows: string[][] = [
+  ["concurrency", "server", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "failed", "new conns"],
+];
+const ratios: string[] = [];
+try {
+  for (const c of levels) {
+    const base = await measure(noop, c, false);
+    const ours = await measure(webhook, c, true);
+    for (const [name, m] of [
+      ["no-op HTTPS", base],
+      ["webhook", ours],
+    ] as const) {
+      rows.push([
+        String(c),
+        name,
+        String(m.requests),
+        m.rps.toFixed(0),
+        ms(m.p50),
+        ms(m.p99),
+        ms(m.max),
+        String(m.failed),
+        String(m.connections),
+      ]);
+      if (m.failed > 0) problems.push(`${name} at ${c}: ${m.failed} failed requests, first: ${m.firstProblem}`);
+      if (m.connections > 0) problems.push(`${name} at ${c}: ${m.connections} new connections after the warm-up`);
+    }
+    if (ours.p99 > maxP99) problems.push(`webhook p99 at ${c} is ${ms(ours.p99)} ms > ${maxP99} ms`);
+    ratios.push(`c=${c}: ${(ours.rps / base.rps).toFixed(2)}× the no-op's req/s, p50 +${ms(ours.p50 - base.p50)} ms`);
+  }
+} finally {
+  await Promise.all([noop.stop(), webhook.stop()]);
+}
+
+console.log("");
+printTable(rows);
+console.log(`\nwebhook vs no-op: ${ratios.join("; ")}`);
+console.log(`target: 0 failed, no reconnects, webhook p99 ≤ ${maxP99} ms at every level`);
+if (problems.length > 0) {
+  console.log(`FAIL\n  ${problems.join("\n  ")}`);
+  process.exit(1);
+}
+console.log("PASS");
