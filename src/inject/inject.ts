@@ -139,8 +139,11 @@ export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
     compliancePolicy: settings.compliancePolicy,
   });
 
-  let merged: Pod = clone(original);
+  // The first merge marshals the original into a new typed pod; later merges work on their own typed results.
+  let merged: Pod = original;
+  let mergedTyped = false;
   let templatePod: Pod = { metadata: {}, spec: {} };
+  let templateTyped = false;
   const native =
     annotations[NATIVE_ANNOTATION] === "true" || (req.nativeSidecar && annotations[NATIVE_ANNOTATION] !== "false");
   for (const name of selectTemplates(req)) {
@@ -150,7 +153,8 @@ export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
       throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
     }
     const overlay = readOverlay(render(name, template, data), name);
-    templatePod = applyOverlayObject(templatePod, overlay, name);
+    templatePod = applyOverlayObject(templatePod, overlay, name, templateTyped);
+    templateTyped = true;
     // A native sidecar lives in initContainers; a customisation the user wrote in containers moves with it.
     if (
       native &&
@@ -159,8 +163,10 @@ export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
     ) {
       merged = moveProxyToInitContainers(merged);
     }
-    merged = applyOverlayObject(merged, overlay, name);
+    merged = applyOverlayObject(merged, overlay, name, mergedTyped);
+    mergedTyped = true;
   }
+  if (merged === original) merged = clone(original);
 
   merged = reapplyUserContainers(merged, original, templatePod, req.proxyConfig.interceptionMode === "TPROXY");
 

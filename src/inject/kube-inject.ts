@@ -11,7 +11,7 @@ import { readYaml, writeYaml } from "../kube/yaml.js";
 import { applyProxyConfig, type MeshConfig } from "../mesh/index.js";
 import type { InjectorConfig } from "./config.js";
 import { type InjectorSettings, injectPod } from "./inject.js";
-import { clone, isRecord, type Pod } from "./pod.js";
+import { isRecord, type Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
 
 export interface KubeInjectOptions {
@@ -138,7 +138,8 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
   }
   const ref = workloadOf(obj);
   if (ref === undefined) return obj;
-  const pod: Pod = { metadata: clone(ref.pod.metadata ?? {}), spec: clone(ref.pod.spec ?? {}) } as Pod;
+  // Not copied: injectPod leaves its input alone.
+  const pod: Pod = { metadata: ref.pod.metadata ?? {}, spec: ref.pod.spec ?? {} } as Pod;
   // Like istioctl: host networking first, then policy "enabled" with no selectors.
   const decision = kubeInjectDecision(pod, { kind: ref.typeMeta.kind, fullName: ref.fullName });
   if (!decision.inject) {
@@ -166,8 +167,8 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
     proxyUID: 1337n,
     proxyGID: 1337n,
   });
-  const typed = marshalTyped(injected, "Pod") as Pod;
-  return ref.withPod({ metadata: typed.metadata, spec: typed.spec });
+  // Not marshalled here: every caller marshals the whole object, and marshalling is idempotent.
+  return ref.withPod({ metadata: injected.metadata, spec: injected.spec });
 }
 
 /**
@@ -186,7 +187,6 @@ export function kubeInject(text: string, options: KubeInjectOptions): string {
     }
     throw e;
   }
-  const starts = documentStartLines(text);
   let out = "";
   for (const [index, raw] of raws.entries()) {
     let doc: unknown;
@@ -194,7 +194,7 @@ export function kubeInject(text: string, options: KubeInjectOptions): string {
       doc = readYaml(raw);
     } catch (e) {
       const what = guessDescription(raw);
-      const message = inputRelative(oneLine((e as Error).message), starts[index] ?? 1);
+      const message = inputRelative(oneLine((e as Error).message), documentStartLines(text)[index] ?? 1);
       throw new DocumentError(`document ${index + 1}${what ? ` (${what})` : ""}: invalid YAML: ${message}`);
     }
     if (!isRecord(doc) || workloadOf(doc, { listsToo: true }) === undefined) {

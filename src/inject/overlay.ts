@@ -4,7 +4,7 @@
  * typed Pod, the overlay merged in, and the result read back as a typed Pod (unknown fields drop).
  */
 
-import { StrategicMergeError, strategicMerge } from "../kube/strategic-merge.js";
+import { StrategicMergeError, strategicMergeInto } from "../kube/strategic-merge.js";
 import { marshalTyped } from "../kube/typed.js";
 import { readYaml } from "../kube/yaml.js";
 import type { Container, Pod } from "./pod.js";
@@ -20,9 +20,14 @@ function asPod(v: unknown): Pod {
   return typed;
 }
 
-/** Merges an overlay (a Pod-shaped object) over a pod. */
-export function applyOverlay(target: Pod, overlay: unknown): Pod {
-  return asPod(strategicMerge(marshalTyped(target, "Pod"), overlay ?? {}, "Pod"));
+/**
+ * Merges an overlay (a Pod-shaped object) over a pod. With `typedTarget`, the target is a typed pod
+ * (what the functions here return) that the caller gives up: it is merged in place instead of being
+ * marshalled again (marshalling a typed pod gives it back unchanged). Otherwise it is not modified.
+ */
+export function applyOverlay(target: Pod, overlay: unknown, typedTarget = false): Pod {
+  const typed = typedTarget ? target : (marshalTyped(target, "Pod") as Pod);
+  return asPod(strategicMergeInto(typed, overlay ?? {}, "Pod"));
 }
 
 /**
@@ -43,10 +48,13 @@ export function readOverlay(yamlText: string, what: string): unknown {
   return overlay;
 }
 
-/** Merges an overlay read by {@link readOverlay} over a pod. `what` names the template in errors. */
-export function applyOverlayObject(target: Pod, overlay: unknown, what: string): Pod {
+/**
+ * Merges an overlay read by {@link readOverlay} over a pod. `what` names the template in errors;
+ * `typedTarget` as for {@link applyOverlay}.
+ */
+export function applyOverlayObject(target: Pod, overlay: unknown, what: string, typedTarget = false): Pod {
   try {
-    return applyOverlay(target, overlay);
+    return applyOverlay(target, overlay, typedTarget);
   } catch (e) {
     const message = e instanceof StrategicMergeError ? e.goMessage : (e as Error).message;
     throw new OverlayError(`template ${JSON.stringify(what)}: strategic merge: ${message}`);
@@ -62,12 +70,13 @@ export function applyOverlayYaml(target: Pod, yamlText: string, what: string): P
  * Merges one container over the pod's container of the same name. The overlay is a typed Pod, so
  * empty fields (an `image: auto` turned into "") are left out rather than merged in.
  */
-export function applyContainer(target: Pod, container: Container): Pod {
-  return applyOverlay(target, marshalTyped({ spec: { containers: [container] } }, "Pod"));
+export function applyContainer(target: Pod, container: Container, typedTarget = false): Pod {
+  return applyOverlay(target, marshalTyped({ spec: { containers: [container] } }, "Pod"), typedTarget);
 }
 
-/** Merges one container over the pod's init container of the same name. */
-export function applyInitContainer(target: Pod, container: Container): Pod {
+/** Merges one container over the pod's init container of the same name (`typedTarget` as for {@link applyOverlay}). */
+export function applyInitContainer(target: Pod, container: Container, typedTarget = false): Pod {
   // An explicit empty containers list: a missing one would read as null and delete them all.
-  return applyOverlay(target, marshalTyped({ spec: { containers: [], initContainers: [container] } }, "Pod"));
+  const overlay = marshalTyped({ spec: { containers: [], initContainers: [container] } }, "Pod");
+  return applyOverlay(target, overlay, typedTarget);
 }

@@ -87,7 +87,7 @@ function overlayOf(match: Container): Container {
 
 /**
  * Merges the user's versions of injected containers back over the injected pod.
- * @param finalPod the pod after the templates were merged in
+ * @param finalPod the typed pod after the templates were merged in (given up: it is merged into in place)
  * @param originalPod the pod as received
  * @param templatePod what the templates alone produced
  * @param tproxy whether the proxy intercepts in TPROXY mode (its uid must stay 0 then)
@@ -103,26 +103,26 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
     // user's settings recorded then go back on top, so that injecting again changes nothing.
     if (status?.containers?.includes(c.name)) {
       const recordedOverride = findContainer(c.name, existing.containers);
-      if (recordedOverride !== undefined) pod = applyContainer(pod, overlayOf(recordedOverride));
+      if (recordedOverride !== undefined) pod = applyContainer(pod, overlayOf(recordedOverride), true);
       continue;
     }
     const match = findContainer(c.name, existing.containers) ?? findContainer(c.name, originalPod.spec.containers);
     if (match === undefined) continue;
     const overlay = overlayOf(match);
     recorded.containers.push(overlay);
-    pod = applyContainer(pod, overlay);
+    pod = applyContainer(pod, overlay, true);
   }
   for (const c of templatePod.spec.initContainers ?? []) {
     if (status?.initContainers?.includes(c.name)) {
       const recordedOverride = findContainer(c.name, existing.initContainers);
-      if (recordedOverride !== undefined) pod = applyInitContainer(pod, overlayOf(recordedOverride));
+      if (recordedOverride !== undefined) pod = applyInitContainer(pod, overlayOf(recordedOverride), true);
       continue;
     }
     const match = findContainer(c.name, existing.initContainers) ?? findPodContainer(c.name, originalPod);
     if (match === undefined) continue;
     const overlay = overlayOf(match);
     recorded.initContainers.push(overlay);
-    pod = applyInitContainer(pod, overlay);
+    pod = applyInitContainer(pod, overlay, true);
   }
   if (!alreadyInjected && (recorded.containers.length > 0 || recorded.initContainers.length > 0)) {
     const value: Record<string, unknown> = {};

@@ -25,7 +25,8 @@
  * ..."), and so do we. Istio's original is a marshalled typed Pod, which never
  * carries unknown keys, so this only bites untyped callers.
  *
- * Inputs are not modified: both are deep-copied first (apimachinery mutates both).
+ * Inputs are not modified: both are deep-copied first (apimachinery mutates both);
+ * `strategicMergeInto` merges into an original its caller gives up.
  * Values are JSON-shaped (plain objects, arrays, strings, numbers, booleans, null);
  * `undefined` object members are treated as absent.
  */
@@ -76,6 +77,19 @@ export function strategicMerge(original: unknown, patch: unknown, type = "Pod"):
   const patchMap = documentMap(patch, type);
   const merger = new Merger(type);
   return merger.mergeMap(originalMap, patchMap, schema, "");
+}
+
+/**
+ * {@link strategicMerge} for a caller that gives `original` up: it is merged in place and returned
+ * instead of being deep-copied first (the patch still is: callers reuse it). `original` must be
+ * JSON-shaped without `undefined` members, as `marshalTyped` returns it.
+ */
+export function strategicMergeInto(original: object, patch: unknown, type = "Pod"): unknown {
+  const schema = structType(type);
+  if (!schema) throw new Error(`strategicMergeInto: unknown type ${JSON.stringify(type)}`);
+  if (!isMap(original)) throw new StrategicMergeError(type, "", "invalid JSON document");
+  const patchMap = documentMap(patch, type);
+  return new Merger(type).mergeMap(original, patchMap, schema, "");
 }
 
 function documentMap(doc: unknown, type: string): JsonMap {

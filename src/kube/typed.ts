@@ -29,7 +29,7 @@ export class TypedDecodeError extends Error {
 export function marshalTyped(obj: unknown, type: string): unknown {
   const def = structDef(type);
   if (def === undefined) throw new Error(`marshalTyped: unknown type ${type}`);
-  return encode(decode(obj, type, { struct: type, parent: undefined, field: TOP_PATH }), type);
+  return marshal(obj, type, typeInfo(type), type, undefined, TOP_PATH);
 }
 
 /**
@@ -78,6 +78,15 @@ interface TypeInfo {
   kind: "ptr" | "slice" | "map" | "struct" | "scalar";
   /** The element type of a pointer, slice or map. */
   elem: string;
+  /** The element type's info, once looked up. */
+  elemInfo?: TypeInfo;
+  /** For a struct: its codec, once built. */
+  struct?: StructCodec;
+}
+
+function elemInfoOf(info: TypeInfo): TypeInfo {
+  info.elemInfo ??= typeInfo(info.elem);
+  return info.elemInfo;
 }
 
 function typeInfo(type: string): TypeInfo {
@@ -113,6 +122,29 @@ interface FieldCodec {
   info: TypeInfo;
   /** Whether the field is left out when the decoded struct lacks it. */
   absentOmitted: boolean;
+  /**
+   * For a present value without `omitzero`: how `omitempty` tests its marshalled form
+   * (see {@link isEmptyMarshalled}); "never" when it is always written.
+   */
+  empty: "never" | "list" | "map" | "scalar";
+}
+
+function emptyTest(field: FieldDef): FieldCodec["empty"] {
+  if (!field.omitempty) return "never";
+  const kind = typeInfo(field.type).kind;
+  if (kind === "slice") return "list";
+  if (kind === "map") return "map";
+  if (kind !== "scalar") return "never";
+  switch (field.type) {
+    case "string":
+    case "bool":
+    case "int32":
+    case "int64":
+    case "float64":
+      return "scalar";
+    default:
+      return "never";
+  }
 }
 
 function fieldCodecs(type: string): FieldCodec[] {
@@ -122,6 +154,7 @@ function fieldCodecs(type: string): FieldCodec[] {
       field,
       info: typeInfo(field.type),
       absentOmitted: isOmitted(undefined, field),
+      empty: emptyTest(field),
     }));
     CODECS.set(type, cached);
   }
@@ -259,6 +292,149 @@ function decode(v: unknown, type: string, where: Where, info = typeInfo(type)): 
       return formatTime(v, where);
   }
   throw new Error(`unknown field type ${type}`);
+}
+
+/**
+ * `encode(decode(v))` in one pass, without the intermediate decoded value: what Go writes for `v`
+ * decoded into a field of type `type`. The place of the value (for error messages) is `{ struct,
+ * parent, field }`, built only when needed. A nil (null or missing) value gives the type's zero
+ * value, as a nil slice element or map value decodes to one.
+ */
+function marshal(
+  v: unknown,
+  type: string,
+  info: TypeInfo,
+  struct: string,
+  parent: Where | undefined,
+  field: string,
+): unknown {
+  switch (info.kind) {
+    case "ptr":
+      if (v === null || v === undefined) return null;
+      return marshal(v, info.elem, elemInfoOf(info), struct, parent, field);
+    case "slice": {
+      if (v === null || v === undefined) return null;
+      if (!Array.isArray(v)) throw typeError(jsonKind(v), { struct, parent, field }, type);
+      const elem = info.elem;
+      const elemInfo = elemInfoOf(info);
+      const out = new Array<unknown>(v.length);
+      for (let i = 0; i < v.length; i++) out[i] = marshal(v[i], elem, elemInfo, struct, parent, field);
+      return out;
+    }
+    case "map": {
+      if (v === null || v === undefined) return null;
+      if (!isObject(v)) throw typeError(jsonKind(v), { struct, parent, field }, type);
+      const elem = info.elem;
+      const elemInfo = elemInfoOf(info);
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) out[k] = marshal(v[k], elem, elemInfo, struct, parent, field);
+      return out;
+    }
+    case "struct":
+      return marshalStruct(v, type, structCodecOf(info, type), struct, parent, field);
+  }
+  if (v === null || v === undefined) return encode(undefined, type, info);
+  // The common cases directly; the rest (conversions, checks, errors) as decoding does them.
+  switch (type) {
+    case "string":
+      if (typeof v === "string") return v;
+      break;
+    case "bool":
+      if (typeof v === "boolean") return v;
+      break;
+    case "int32":
+      if (typeof v === "number" && Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31) return v;
+      break;
+    case "intOrString":
+      if (typeof v === "string") return v;
+      break;
+  }
+  return decode(v, type, { struct, parent, field }, info);
+}
+
+/** What marshalling a struct type needs, looked up once. */
+interface StructCodec {
+  opaque: boolean;
+  fields: FieldCodec[];
+  names: FieldNames;
+}
+
+function structCodecOf(info: TypeInfo, type: string): StructCodec {
+  if (info.struct === undefined) {
+    const def = structDef(type);
+    if (def === undefined) throw new Error(`unknown struct ${type}`);
+    info.struct = { opaque: def.opaque === true, fields: fieldCodecs(type), names: fieldNames(type) };
+  }
+  return info.struct;
+}
+
+/** {@link marshal} for a struct type. */
+function marshalStruct(
+  v: unknown,
+  type: string,
+  codec: StructCodec,
+  struct: string,
+  parent: Where | undefined,
+  field: string,
+): unknown {
+  const out: Record<string, unknown> = {};
+  if (v === null || v === undefined) {
+    if (codec.opaque) return out;
+    for (const { field: f, info, absentOmitted } of codec.fields) {
+      if (!absentOmitted) out[f.json] = marshal(undefined, f.type, info, type, undefined, f.json);
+    }
+    return out;
+  }
+  const where: Where = { struct, parent, field };
+  if (!isObject(v)) throw typeError(jsonKind(v), where, type);
+  if (codec.opaque) return structuredClone(v);
+  const keys = Object.keys(v);
+  const { names, caseCollision } = codec.names;
+  let candidates: string[] = NO_KEYS;
+  if (caseCollision) candidates = keys;
+  else {
+    for (const k of keys) {
+      if (names.has(k)) continue;
+      if (candidates === NO_KEYS) candidates = [];
+      candidates.push(k);
+    }
+  }
+  for (const fc of codec.fields) {
+    const f = fc.field;
+    const key = lookupKey(v, f.json, candidates);
+    const x = key === undefined ? undefined : v[key];
+    if (x === null || x === undefined) {
+      // Nil decodes to nothing: the field is written as if absent.
+      if (!fc.absentOmitted) out[f.json] = marshal(undefined, f.type, fc.info, type, where, f.json);
+      continue;
+    }
+    if (f.omitzero) {
+      const d = decode(x, f.type, { struct: type, parent: where, field: f.json }, fc.info);
+      if (!isOmitted(d, f)) out[f.json] = encode(d, f.type, fc.info);
+      continue;
+    }
+    const value = marshal(x, f.type, fc.info, type, where, f.json);
+    if (fc.empty === "never" || !isEmptyMarshalled(value, fc.empty)) out[f.json] = value;
+  }
+  return out;
+}
+
+/**
+ * Whether `omitempty` drops a field whose present (non-nil) value marshalled to `value`: the
+ * marshalled form of a list, map or scalar is empty exactly when its decoded form is.
+ */
+function isEmptyMarshalled(value: unknown, test: FieldCodec["empty"]): boolean {
+  switch (test) {
+    case "list":
+      return (value as unknown[]).length === 0;
+    case "map":
+      for (const _ in value as object) return false;
+      return true;
+    case "scalar":
+      return value === "" || value === 0 || value === false;
+    default:
+      return false;
+  }
 }
 
 /** Stands for a present zero value (a non-nil pointer to "" or 0, an empty struct in a slice). */

@@ -12,7 +12,7 @@
  * with their line and column). Where it accepts a text, its value is exactly the full parser's.
  */
 
-import { resolvePlain } from "./yaml.js";
+import { plainIsString, resolvePlain } from "./yaml.js";
 
 /** The text is outside the subset: read it with the full parser. */
 export const UNSUPPORTED: unique symbol = Symbol("unsupported");
@@ -134,7 +134,7 @@ class BlockReader {
       const sep = keyEnd(line, s);
       if (sep < 0) throw BAIL;
       const key = line.slice(s, sep);
-      if (key === "__proto__" || Object.hasOwn(out, key) || resolvePlain(key).tag !== "str") throw BAIL;
+      if (key === "__proto__" || Object.hasOwn(out, key) || !plainIsString(key)) throw BAIL;
       let r = sep + 1;
       while (r < line.length && line.charCodeAt(r) === SPACE) r++;
       out[key] = this.inlineValue(line, r, indent, true);
@@ -221,9 +221,12 @@ class BlockReader {
       while (end > r && line.charCodeAt(end - 1) === SPACE) end--;
       const text = line.slice(r, end);
       if (text.charCodeAt(text.length - 1) === COLON || text.includes(": ")) throw BAIL;
-      const v = resolvePlain(text).value;
-      if (typeof v === "number" && !Number.isFinite(v)) throw BAIL;
-      value = v;
+      if (plainIsString(text)) value = text;
+      else {
+        const v = resolvePlain(text).value;
+        if (typeof v === "number" && !Number.isFinite(v)) throw BAIL;
+        value = v;
+      }
     }
     this.i++;
     this.noContinuation(parent);

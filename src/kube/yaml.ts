@@ -105,6 +105,15 @@ export function resolvePlain(text: string): Resolved {
   return { tag: "str", value: text };
 }
 
+/** Whether go-yaml reads a plain scalar as a string: `resolvePlain(text).tag === "str"`, without allocating. */
+export function plainIsString(text: string): boolean {
+  if (WORDS.has(text)) return false;
+  const hint = hintOf(text.charAt(0));
+  // Past the words, only texts starting with a sign, a digit or a dot can be anything else.
+  if (hint === undefined || hint === "M") return true;
+  return resolvePlain(text).tag === "str";
+}
+
 function goIntValue(plain: string): number {
   const negative = plain.startsWith("-");
   const digits = plain.replace(/^[-+]/, "");
@@ -243,7 +252,7 @@ const BEST_WIDTH = 80;
 /** Writes a JSON-shaped value as `sigs.k8s.io/yaml.Marshal` does (always ends with a newline). */
 export function writeYaml(value: unknown): string {
   const e = new Emitter();
-  e.node(toEmittable(value), { root: true, sequence: false, mapping: false, simpleKey: false });
+  e.value(value, ROOT);
   e.writeIndent();
   return e.out;
 }
@@ -337,33 +346,41 @@ function cp(c: string): number {
   return c.codePointAt(0) ?? 0;
 }
 
-/** What the emitter sees: JSON re-read by go-yaml (numbers become int or float64 by their text). */
-type Emittable =
-  | { kind: "scalar"; text: string; style: "plain" | "double" | "literal" }
-  | { kind: "seq"; items: Emittable[] }
-  | { kind: "map"; entries: [Emittable & { kind: "scalar" }, Emittable][] };
+/** A string and the style go-yaml's encoder asks for (the emitter may still change it). */
+interface StringScalar {
+  text: string;
+  style: "plain" | "double" | "literal";
+}
 
-function toEmittable(v: unknown): Emittable {
-  if (v === null || v === undefined) return { kind: "scalar", text: "null", style: "plain" };
-  switch (typeof v) {
-    case "boolean":
-      return { kind: "scalar", text: v ? "true" : "false", style: "plain" };
-    case "number":
-      return { kind: "scalar", text: numberText(v), style: "plain" };
-    case "bigint":
-      return { kind: "scalar", text: v.toString(), style: "plain" };
-    case "string":
-      return stringScalar(v);
+/** The keys of a map that are written (undefined members are absent in JSON), in go-yaml's order. */
+function sortedKeys(obj: Record<string, unknown>): string[] {
+  const keys = Object.keys(obj);
+  let present = keys;
+  for (let i = 0; i < keys.length; i++) {
+    if (obj[keys[i] as string] !== undefined) continue;
+    present = keys.filter((k) => obj[k] !== undefined);
+    break;
   }
-  if (Array.isArray(v)) return { kind: "seq", items: v.map(toEmittable) };
-  if (typeof v === "object") {
-    const obj = v as Record<string, unknown>;
-    const keys = Object.keys(obj)
-      .filter((k) => obj[k] !== undefined)
-      .sort(compareYamlKeys);
-    return { kind: "map", entries: keys.map((k) => [stringScalar(k), toEmittable(obj[k])]) };
+  if (present.length === 2) {
+    const [a, b] = present as [string, string];
+    if (yamlKeyLess(b, a)) return [b, a];
+    return present;
   }
-  throw new TypeError(`writeYaml: cannot marshal ${typeof v}`);
+  if (present.length > 2) present.sort(compareYamlKeys);
+  return present;
+}
+
+/** Characters of {@link isSafePlain} strings after the first. */
+const SAFE_PLAIN = /^[A-Za-z_/][\w./=:@+,-]*$/;
+
+/**
+ * Whether a string is written plain and unchanged in block context, without the emitter's
+ * analysis: ASCII, starting with a letter, `_` or `/` (so it resolves as a string unless it is one
+ * of go-yaml's words, and is neither a number, a timestamp nor a base-60 float), no spaces (so it
+ * never folds), no quotes, `#` or indicators, and no trailing `:`.
+ */
+function isSafePlain(s: string): boolean {
+  return s.length <= 128 && SAFE_PLAIN.test(s) && s.charCodeAt(s.length - 1) !== 0x3a && !WORDS.has(s);
 }
 
 /** A JSON number as go-yaml prints it after reading the JSON text back (int, uint or float64). */
@@ -377,10 +394,10 @@ function numberText(v: number): string {
 }
 
 /** go-yaml's encoder.stringv: quote what would read back as another type. */
-function stringScalar(s: string): Emittable & { kind: "scalar" } {
-  if (s.includes("\n")) return { kind: "scalar", text: s, style: "literal" };
-  const canUsePlain = resolvePlain(s).tag === "str" && !isBase60Float(s);
-  return { kind: "scalar", text: s, style: canUsePlain ? "plain" : "double" };
+function stringScalar(s: string): StringScalar {
+  if (s.includes("\n")) return { text: s, style: "literal" };
+  const canUsePlain = plainIsString(s) && !isBase60Float(s);
+  return { text: s, style: canUsePlain ? "plain" : "double" };
 }
 
 const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
@@ -392,10 +409,27 @@ function isBase60Float(s: string): boolean {
 }
 
 interface Context {
-  root: boolean;
-  sequence: boolean;
-  mapping: boolean;
-  simpleKey: boolean;
+  readonly root: boolean;
+  readonly sequence: boolean;
+  readonly mapping: boolean;
+  readonly simpleKey: boolean;
+}
+
+const ROOT: Context = { root: true, sequence: false, mapping: false, simpleKey: false };
+const IN_SEQUENCE: Context = { root: false, sequence: true, mapping: false, simpleKey: false };
+const IN_MAPPING: Context = { root: false, sequence: false, mapping: true, simpleKey: false };
+const MAPPING_KEY: Context = { root: false, sequence: false, mapping: true, simpleKey: true };
+const NO_CONTEXT: Context = { root: false, sequence: false, mapping: false, simpleKey: false };
+
+/** Runs of spaces for indentation, by length. */
+const SPACES: string[] = [];
+function spaces(n: number): string {
+  let s = SPACES[n];
+  if (s === undefined) {
+    s = " ".repeat(n);
+    if (n < 256) SPACES[n] = s;
+  }
+  return s;
 }
 
 interface Analysis {
@@ -575,7 +609,7 @@ class Emitter {
   private whitespace = true;
   private indention = true;
   private flowLevel = 0;
-  private ctx: Context = { root: false, sequence: false, mapping: false, simpleKey: false };
+  private ctx: Context = NO_CONTEXT;
 
   private put(s: string): void {
     this.out += s;
@@ -610,7 +644,7 @@ class Emitter {
   writeIndent(): void {
     const indent = Math.max(this.indent, 0);
     if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
-    if (this.column < indent) this.putRun(" ".repeat(indent - this.column), indent - this.column);
+    if (this.column < indent) this.putRun(spaces(indent - this.column), indent - this.column);
     this.whitespace = true;
     this.indention = true;
   }
@@ -622,52 +656,103 @@ class Emitter {
     this.indention = this.indention && isIndention;
   }
 
-  node(n: Emittable, ctx: Context): void {
+  /** Emits a JSON value (what go-yaml sees after sigs.k8s.io/yaml reads the JSON back). */
+  value(v: unknown, ctx: Context): void {
     this.ctx = ctx;
-    switch (n.kind) {
-      case "scalar":
-        this.scalar(n);
+    if (v === null || v === undefined) {
+      this.plainRun("null");
+      return;
+    }
+    switch (typeof v) {
+      case "string":
+        if (this.flowLevel === 0 && isSafePlain(v)) this.plainRun(v);
+        else this.scalar(stringScalar(v));
         return;
-      case "seq":
-        if (this.flowLevel > 0 || n.items.length === 0) this.flowSequence(n.items);
-        else this.blockSequence(n.items);
+      case "boolean":
+        this.plainRun(v ? "true" : "false");
         return;
-      case "map":
-        if (this.flowLevel > 0 || n.entries.length === 0) this.flowMapping(n.entries);
-        else this.blockMapping(n.entries);
+      case "number":
+        this.plainRun(numberText(v));
         return;
+      case "bigint":
+        this.plainRun(v.toString());
+        return;
+    }
+    if (Array.isArray(v)) {
+      if (this.flowLevel > 0 || v.length === 0) this.flowSequence(v);
+      else this.blockSequence(v);
+      return;
+    }
+    if (typeof v === "object") {
+      const obj = v as Record<string, unknown>;
+      const keys = sortedKeys(obj);
+      if (this.flowLevel > 0 || keys.length === 0) this.flowMapping(obj, keys);
+      else this.blockMapping(obj, keys);
+      return;
+    }
+    throw new TypeError(`writeYaml: cannot marshal ${typeof v}`);
+  }
+
+  /**
+   * A scalar that the emitter's analysis would write plain and in one piece (ASCII, no spaces, no
+   * indicators: null, booleans, numbers and {@link isSafePlain} strings).
+   */
+  private plainRun(text: string): void {
+    if (!this.whitespace) {
+      this.out += " ";
+      this.column++;
+    }
+    this.out += text;
+    this.column += text.length;
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  /** A mapping key (a string), then the `:` indicator. */
+  private key(k: string, flow: boolean): void {
+    if (this.flowLevel === 0 && isSafePlain(k)) {
+      // Simple (at most 128 bytes, one line) and plain.
+      this.ctx = MAPPING_KEY;
+      this.plainRun(k);
+      this.writeIndicator(":", false, false, false);
+      return;
+    }
+    if (isSimpleKey(k)) {
+      this.ctx = MAPPING_KEY;
+      this.scalar(stringScalar(k));
+      this.writeIndicator(":", false, false, false);
+    } else {
+      this.writeIndicator("?", true, false, !flow);
+      this.ctx = IN_MAPPING;
+      this.scalar(stringScalar(k));
+      if (flow) {
+        if (this.column > BEST_WIDTH) this.writeIndent();
+      } else this.writeIndent();
+      this.writeIndicator(":", true, false, !flow);
     }
   }
 
-  private blockSequence(items: Emittable[]): void {
+  private blockSequence(items: unknown[]): void {
     this.increaseIndent(false, this.ctx.mapping && !this.indention);
     for (const item of items) {
       this.writeIndent();
       this.writeIndicator("-", true, false, true);
-      this.node(item, { root: false, sequence: true, mapping: false, simpleKey: false });
+      this.value(item, IN_SEQUENCE);
     }
     this.popIndent();
   }
 
-  private blockMapping(entries: [Emittable & { kind: "scalar" }, Emittable][]): void {
+  private blockMapping(obj: Record<string, unknown>, keys: string[]): void {
     this.increaseIndent(false, false);
-    for (const [k, v] of entries) {
+    for (const k of keys) {
       this.writeIndent();
-      if (isSimpleKey(k)) {
-        this.node(k, { root: false, sequence: false, mapping: true, simpleKey: true });
-        this.writeIndicator(":", false, false, false);
-      } else {
-        this.writeIndicator("?", true, false, true);
-        this.node(k, { root: false, sequence: false, mapping: true, simpleKey: false });
-        this.writeIndent();
-        this.writeIndicator(":", true, false, true);
-      }
-      this.node(v, { root: false, sequence: false, mapping: true, simpleKey: false });
+      this.key(k, false);
+      this.value(obj[k], IN_MAPPING);
     }
     this.popIndent();
   }
 
-  private flowSequence(items: Emittable[]): void {
+  private flowSequence(items: unknown[]): void {
     this.writeIndicator("[", true, true, false);
     this.increaseIndent(true, false);
     this.flowLevel++;
@@ -675,7 +760,7 @@ class Emitter {
     for (const item of items) {
       if (!first) this.writeIndicator(",", false, false, false);
       if (this.column > BEST_WIDTH) this.writeIndent();
-      this.node(item, { root: false, sequence: true, mapping: false, simpleKey: false });
+      this.value(item, IN_SEQUENCE);
       first = false;
     }
     this.flowLevel--;
@@ -683,24 +768,16 @@ class Emitter {
     this.writeIndicator("]", false, false, false);
   }
 
-  private flowMapping(entries: [Emittable & { kind: "scalar" }, Emittable][]): void {
+  private flowMapping(obj: Record<string, unknown>, keys: string[]): void {
     this.writeIndicator("{", true, true, false);
     this.increaseIndent(true, false);
     this.flowLevel++;
     let first = true;
-    for (const [k, v] of entries) {
+    for (const k of keys) {
       if (!first) this.writeIndicator(",", false, false, false);
       if (this.column > BEST_WIDTH) this.writeIndent();
-      if (isSimpleKey(k)) {
-        this.node(k, { root: false, sequence: false, mapping: true, simpleKey: true });
-        this.writeIndicator(":", false, false, false);
-      } else {
-        this.writeIndicator("?", true, false, false);
-        this.node(k, { root: false, sequence: false, mapping: true, simpleKey: false });
-        if (this.column > BEST_WIDTH) this.writeIndent();
-        this.writeIndicator(":", true, false, false);
-      }
-      this.node(v, { root: false, sequence: false, mapping: true, simpleKey: false });
+      this.key(k, true);
+      this.value(obj[k], IN_MAPPING);
       first = false;
     }
     this.flowLevel--;
@@ -708,7 +785,7 @@ class Emitter {
     this.writeIndicator("}", false, false, false);
   }
 
-  private scalar(n: { text: string; style: "plain" | "double" | "literal" }): void {
+  private scalar(n: StringScalar): void {
     const a = analyzeScalar(n.text);
     let style: "plain" | "single" | "double" | "literal" = n.style;
     if (this.ctx.simpleKey && a.multiline) style = "double";
@@ -934,8 +1011,8 @@ class Emitter {
   }
 }
 
-function isSimpleKey(k: { text: string }): boolean {
-  return !ANY_BREAK.test(k.text) && (k.text.length <= 42 || utf8Length(k.text) <= 128);
+function isSimpleKey(k: string): boolean {
+  return !ANY_BREAK.test(k) && (k.length <= 42 || utf8Length(k) <= 128);
 }
 
 function escapeFor(c: number): string {
