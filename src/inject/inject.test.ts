@@ -124,3 +124,47 @@ describe("inject", () => {
     assert.equal(typeof InjectionError, "function");
   });
 });
+
+describe("Prometheus metrics merging", () => {
+  const proxyEnv = (out: Obj) =>
+    podSpec(out).containers.find((c: Obj) => c.name === "istio-proxy").env as { name: string; value?: string }[];
+
+  test("the app's scrape annotations move to the agent's env, the pod's point at the agent", () => {
+    const out = inject(
+      injector,
+      deployment({
+        annotations: { "prometheus.io/scrape": "true", "prometheus.io/port": "9090", "prometheus.io/path": "/m" },
+      }),
+    );
+    const annotations = out.spec.template.metadata.annotations;
+    assert.equal(annotations["prometheus.io/port"], "15020");
+    assert.equal(annotations["prometheus.io/path"], "/stats/prometheus");
+    assert.equal(annotations["prometheus.io/scrape"], "true");
+    const merged = proxyEnv(out).find((e) => e.name === "ISTIO_PROMETHEUS_ANNOTATIONS");
+    assert.deepEqual(JSON.parse(merged?.value ?? "{}"), { scrape: "true", path: "/m", port: "9090" });
+  });
+
+  test("scrape false or merge-metrics false leave the annotations alone", () => {
+    const cases: Record<string, string>[] = [
+      { "prometheus.io/scrape": "false", "prometheus.io/port": "9090" },
+      { "prometheus.istio.io/merge-metrics": "false", "prometheus.io/port": "9090" },
+    ];
+    for (const annotations of cases) {
+      const out = inject(injector, deployment({ annotations }));
+      assert.equal(out.spec.template.metadata.annotations["prometheus.io/port"], "9090");
+      assert.equal(
+        proxyEnv(out).some((e) => e.name === "ISTIO_PROMETHEUS_ANNOTATIONS"),
+        false,
+      );
+    }
+  });
+
+  test("without app annotations the agent is scraped and no merge env is added", () => {
+    const out = inject(injector, deployment({}));
+    assert.equal(out.spec.template.metadata.annotations["prometheus.io/port"], "15020");
+    assert.equal(
+      proxyEnv(out).some((e) => e.name === "ISTIO_PROMETHEUS_ANNOTATIONS"),
+      false,
+    );
+  });
+});

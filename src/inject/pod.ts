@@ -3,6 +3,8 @@
  * injection status annotation that records what a previous injection added.
  */
 
+import { cloneJson } from "../kube/json-clone.js";
+
 export type Json = Record<string, unknown>;
 
 export interface Container extends Json {
@@ -144,19 +146,5 @@ export function goJSON(v: unknown): string {
   return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/**
- * A deep copy of JSON-shaped data (pods are). A plain recursive copy: several times faster than
- * structuredClone on large pods. A `__proto__` key is copied as data, never as a prototype.
- */
-export function clone<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(clone) as T;
-  if (v === null || typeof v !== "object") return v;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(v)) {
-    const value = clone((v as Record<string, unknown>)[key]);
-    if (key === "__proto__")
-      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else out[key] = value;
-  }
-  return out as T;
-}
+/** A deep copy of JSON-shaped data (pods are); see {@link cloneJson}. */
+export const clone = cloneJson;

@@ -9,6 +9,9 @@
  * edit and one `replace` of the whole array, so the patch grows with the change, not with the
  * object (an injected pod with 2,000 env vars in its app container gets a patch of a few KiB).
  */
+import { cloneJson } from "./json-clone.js";
+
+export { cloneJson };
 
 export type Operation =
   | { op: "add"; path: string; value: unknown }
@@ -72,20 +75,6 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     return true;
   }
   return false;
-}
-
-/** A deep copy of a JSON value (own `__proto__` keys stay data). */
-export function cloneJson<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(cloneJson) as T;
-  if (isObject(v)) {
-    const out: JsonObject = {};
-    for (const k of Object.keys(v)) {
-      const x = v[k];
-      if (x !== undefined) ownSet(out, k, cloneJson(x));
-    }
-    return out as T;
-  }
-  return v;
 }
 
 /** The size of a patch as JSON text, which is what patch choices are weighed by. */

@@ -32,6 +32,7 @@
  */
 
 import { sprintf } from "../template/index.js";
+import { cloneJson } from "./json-clone.js";
 import { type FieldMeta, type GoType, goKindName, lookupField, structType } from "./merge-keys.js";
 
 type JsonMap = Record<string, unknown>;
@@ -105,17 +106,6 @@ function isMap(v: unknown): v is JsonMap {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
-}
-
-/** Deep copy of a JSON-shaped value; drops `undefined` members (absent in JSON). */
-function cloneJson(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map((item) => (item === undefined ? null : cloneJson(item)));
-  if (isMap(v)) {
-    const out: JsonMap = {};
-    for (const [k, item] of Object.entries(v)) if (item !== undefined) out[k] = cloneJson(item);
-    return out;
-  }
-  return v;
 }
 
 /** The Go dynamic type of a decoded JSON value, as reflect.TypeOf would distinguish it. */

