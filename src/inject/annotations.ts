@@ -60,12 +60,32 @@ export function joinErrors(messages: readonly string[]): string {
 // Go helpers
 
 /** Go's unicode.IsSpace: Latin-1 spaces plus the Unicode Z category (not U+FEFF, which String.trim drops). */
-const GO_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-const GO_TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, "g");
+function isGoSpace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
 
-/** Go's strings.TrimSpace. */
+/**
+ * Go's strings.TrimSpace. Two index scans: a regex anchored at the end backtracks quadratically on
+ * long runs of inner spaces, which an annotation value could exploit.
+ */
 export function goTrimSpace(s: string): string {
-  return s.replace(GO_TRIM, "");
+  let start = 0;
+  let end = s.length;
+  while (start < end && isGoSpace(s.charCodeAt(start))) start++;
+  while (end > start && isGoSpace(s.charCodeAt(end - 1))) end--;
+  return s.slice(start, end);
 }
 
 function numErrorText(fn: string, s: string, err: "syntax" | "range"): string {

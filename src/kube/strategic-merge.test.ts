@@ -589,3 +589,21 @@ describe("strategicMerge: Istio injection", () => {
     assert.deepEqual(out, spec({ containers: [{ name: "x", resources: null }, { name: "app" }] }));
   });
 });
+
+it("long lists merge by key in one pass (a pod with 20,000 env vars)", () => {
+  const env = (from: number, to: number, value: string) =>
+    Array.from({ length: to - from }, (_, i) => ({ name: `E${from + i}`, value }));
+  const original = { spec: { containers: [{ name: "app", env: env(0, 20_000, "old") }] } };
+  const patch = { spec: { containers: [{ name: "app", env: env(10_000, 30_000, "new") }] } };
+  const merged = strategicMerge(original, patch) as {
+    spec: { containers: { env: { name: string; value: string }[] }[] };
+  };
+  const out = merged.spec.containers[0]?.env ?? [];
+  assert.equal(out.length, 30_000);
+  assert.deepEqual(out[0], { name: "E0", value: "old" });
+  assert.deepEqual(
+    out.find((e) => e.name === "E15000"),
+    { name: "E15000", value: "new" },
+  );
+  assert.deepEqual(out.at(-1), { name: "E29999", value: "new" });
+});

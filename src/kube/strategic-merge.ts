@@ -279,11 +279,24 @@ function metaForSlice(schema: GoType, key: string): PatchMeta {
 // Ordering of merged lists.
 
 /** The position of `item` in `order`, matching by merge key for maps and by value for scalars. */
-function indexIn(order: unknown[], item: unknown, mergeKey: string, kind: string): number {
-  const key = (v: unknown) => (kind === "map" ? mergeKeyValue(v, mergeKey) : v);
-  const wanted = key(item);
-  for (let i = 0; i < order.length; i++) if (goEqual(key(order[i]), wanted)) return i;
-  return -1;
+/** The value an item is ordered by: its merge key (a list of maps) or itself (a list of scalars). */
+function orderKey(item: unknown, mergeKey: string, kind: string): unknown {
+  const v = kind === "map" ? mergeKeyValue(item, mergeKey) : item;
+  return v === undefined ? null : v;
+}
+
+/**
+ * Positions in an order list, looked up in constant time: the first index of each key (Go scans
+ * the list for every comparison, which is quadratic; a pod with thousands of env vars or containers
+ * would stall the webhook). Keys compare as goEqual does: strictly, undefined as null.
+ */
+function orderPositions(order: unknown[], mergeKey: string, kind: string): (item: unknown) => number {
+  const positions = new Map<unknown, number>();
+  order.forEach((v, i) => {
+    const k = orderKey(v, mergeKey, kind);
+    if (!positions.has(k)) positions.set(k, i);
+  });
+  return (item) => positions.get(orderKey(item, mergeKey, kind)) ?? -1;
 }
 
 /**
@@ -411,10 +424,11 @@ function sortByOrder(items: unknown[], order: unknown[], mergeKey: string, kind:
     sorted = [...items];
     deletions = [];
   }
+  const position = orderPositions(order, mergeKey, kind);
   goSliceStable(sorted, (i, j) => {
-    const ii = indexIn(order, sorted[i], mergeKey, kind);
+    const ii = position(sorted[i]);
     if (ii >= 0) {
-      const ij = indexIn(order, sorted[j], mergeKey, kind);
+      const ij = position(sorted[j]);
       if (ij >= 0) return ii < ij;
     }
     return true;
@@ -444,11 +458,12 @@ function normalizeOrder(
 
 function interleave(left: unknown[], right: unknown[], serverOrder: unknown[], mergeKey: string, kind: string) {
   const out: unknown[] = [];
+  const position = orderPositions(serverOrder, mergeKey, kind);
   let i = 0;
   let j = 0;
   while (i < left.length && j < right.length) {
-    const li = indexIn(serverOrder, left[i], mergeKey, kind);
-    const ri = indexIn(serverOrder, right[j], mergeKey, kind);
+    const li = position(left[i]);
+    const ri = position(right[j]);
     if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
     else out.push(right[j++]);
   }
@@ -470,13 +485,33 @@ function findByMergeKey(list: unknown[], mergeKey: string, value: unknown): numb
 function partitionMaps(merged: unknown[], by: unknown[], mergeKey: string): [unknown[], unknown[]] {
   const inPatch: unknown[] = [];
   const serverOnly: unknown[] = [];
+  const patched = mergeKeyIndex(by, mergeKey);
   for (const v of merged) {
     if (!isMap(v)) throw errBadArgType("map[string]interface {}", v);
     if (!hasKey(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
-    if (findByMergeKey(by, mergeKey, v[mergeKey]) >= 0) inPatch.push(v);
+    if (patched.find(v[mergeKey]) >= 0) inPatch.push(v);
     else serverOnly.push(v);
   }
   return [inPatch, serverOnly];
+}
+
+/**
+ * findByMergeKey in constant time over a list that only grows: maps merge-key values to their first
+ * index. A list holding a non-map keeps the linear search, so that its error comes out as before.
+ */
+function mergeKeyIndex(list: unknown[], mergeKey: string): { find(value: unknown): number; added(at: number): void } {
+  if (!list.every(isMap)) {
+    return { find: (value) => findByMergeKey(list, mergeKey, value), added: () => {} };
+  }
+  const firsts = new Map<unknown, number>();
+  const add = (at: number) => {
+    const item = list[at] as JsonMap;
+    if (!hasKey(item, mergeKey)) return;
+    const key = item[mergeKey] === undefined ? null : item[mergeKey];
+    if (!firsts.has(key)) firsts.set(key, at);
+  };
+  for (let i = 0; i < list.length; i++) add(i);
+  return { find: (value) => firsts.get(value === undefined ? null : value) ?? -1, added: add };
 }
 
 /** Splits `merged` into [items present in `by`, items not present], for lists of scalars. */
@@ -641,14 +676,15 @@ class Merger {
     // The items of `base` keep their positions; patch items merge into the
     // first item with the same key or are appended.
     const merged = [...base];
-    patchItems.forEach((item, index) => {
-      const itemLoc = itemPath(path, item, mergeKey, index);
+    const index = mergeKeyIndex(merged, mergeKey);
+    patchItems.forEach((item, i) => {
+      const itemLoc = itemPath(path, item, mergeKey, i);
       if (!hasKey(item, mergeKey)) {
         throw new StrategicMergeError(this.typeName, itemLoc, errNoMergeKey(item, mergeKey).message);
       }
-      const at = this.at(path, () => findByMergeKey(merged, mergeKey, item[mergeKey]));
+      const at = this.at(path, () => index.find(item[mergeKey]));
       if (at >= 0) merged[at] = this.mergeMap(merged[at] as JsonMap, item, elemSchema, itemLoc);
-      else merged.push(item);
+      else index.added(merged.push(item) - 1);
     });
 
     return this.at(path, () => {
@@ -719,7 +755,9 @@ function mapDirective(directive: unknown, patch: JsonMap): JsonMap {
 function setCleaned(target: JsonMap, key: string, patchV: unknown): void {
   discardNulls(patchV);
   const [cleaned, keep] = removeDirectives(patchV);
-  if (keep) target[key] = cleaned;
+  // defineProperty: a `__proto__` key is data, never the target's prototype.
+  if (keep)
+    Object.defineProperty(target, key, { value: cleaned, enumerable: true, writable: true, configurable: true });
   else delete target[key];
 }
 
