@@ -16,6 +16,7 @@ import { applyPatch } from "../../src/kube/json-patch.js";
 import { marshalTyped } from "../../src/kube/typed.js";
 import { readYaml } from "../../src/kube/yaml.js";
 import { review, type WebhookState } from "../../src/webhook/admission.js";
+import type { NamespaceLike } from "../../src/webhook/openshift.js";
 import { type Failure, type KindOptions, type KindResult, shown } from "../result.js";
 import { caseInjector, type IstioInjectCase } from "./istio-inject-case.js";
 
@@ -49,7 +50,13 @@ function isRecord(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-type CaseFile = IstioInjectCase;
+/** case.json, with the fields only the webhook reads (FORMAT.md §4.3). */
+type CaseFile = IstioInjectCase & { namespaces?: NamespaceLike[] };
+
+/** The Namespace of that name in case.json's list. */
+export function caseNamespace(meta: CaseFile, name: string): NamespaceLike | undefined {
+  return meta.namespaces?.find((ns) => ns.metadata?.name === name);
+}
 
 const WORKLOAD_KINDS = new Set([
   "Deployment",
@@ -127,6 +134,8 @@ async function loadState(caseDir: string, meta: CaseFile): Promise<WebhookState>
     revision: meta.revision,
     nativeSidecars: flag === "false" ? "off" : flag === "true" ? "on" : "auto",
     ...(minors.length > 0 ? { kubeletMinorVersion: Math.min(...minors) } : {}),
+    ...(meta.platform === "openshift" ? { platform: "openshift" as const } : {}),
+    namespace: (name) => caseNamespace(meta, name),
   };
 }
 

@@ -4,10 +4,12 @@
  * to it as the API server would. One certificate is made for the whole run (key generation is slow).
  */
 
+import { readFile } from "node:fs/promises";
 import { Agent } from "node:https";
 import { join } from "node:path";
 import { call } from "../../src/webhook/https-client.js";
 import { createLogger } from "../../src/webhook/logging.js";
+import type { NamespaceLike } from "../../src/webhook/openshift.js";
 import { startServer } from "../../src/webhook/server.js";
 import { selfSignedCertificate } from "../../src/webhook/tls-self-signed.js";
 import type { TransportFactory } from "./istio-inject-webhook.js";
@@ -16,6 +18,10 @@ let certificate: { cert: string; key: string } | undefined;
 
 export const httpsTransport: TransportFactory = async (state, caseDir) => {
   certificate ??= selfSignedCertificate({ hosts: ["localhost", "127.0.0.1"] });
+  // The Namespaces the API server would have (FORMAT.md §4.3), as a fixed list.
+  const { namespaces } = JSON.parse(await readFile(join(caseDir, "case.json"), "utf8")) as {
+    namespaces?: NamespaceLike[];
+  };
   const server = await startServer({
     host: "127.0.0.1",
     port: 0,
@@ -31,6 +37,8 @@ export const httpsTransport: TransportFactory = async (state, caseDir) => {
     nativeSidecars: state.nativeSidecars,
     ...(state.kubeletMinorVersion !== undefined ? { kubeletMinorVersion: state.kubeletMinorVersion } : {}),
     compliancePolicy: state.injector.settings.compliancePolicy,
+    ...(state.platform === undefined ? {} : { platform: state.platform }),
+    namespaces: namespaces ?? [],
     defaultMetrics: false,
     // The case's files do not change during the run; no need to poll them.
     watchIntervalMs: 3_600_000,

@@ -2,10 +2,13 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { postReview } from "../webhook/https-client.js";
+import { readNamespacesFile } from "./serve.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const EXAMPLE = JSON.parse(readFileSync(new URL("../../examples/admission-review.json", import.meta.url), "utf8"));
@@ -70,6 +73,9 @@ describe("meshinject serve", () => {
       [["--port", "70000"], /--port must be an integer/],
       [["--tls-cert-file", "x.pem"], /--tls-cert-file and --tls-key-file go together/],
       [["--config-dir", "/nonexistent/meshinject"], /cannot read \/nonexistent\/meshinject\/config/],
+      [["--platform", "gcp"], /--platform must be openshift/],
+      [["--namespace-source", "in-cluster"], /--namespace-source is only read with --platform openshift/],
+      [["--platform", "openshift", "--namespace-source", "/nonexistent/ns.yaml"], /--namespace-source: cannot read/],
     ] as const) {
       const child = serve(["--port", "0", "--metrics-port", "0", ...args]);
       let stderr = "";
@@ -82,6 +88,28 @@ describe("meshinject serve", () => {
       assert.equal(code, 1, args.join(" "));
       assert.match(stderr, message);
       assert.equal(stderr.trim().split("\n").length, 1, stderr);
+    }
+  });
+});
+
+describe("readNamespacesFile", () => {
+  test("reads Namespaces, Lists of them and streams; refuses other kinds", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "meshinject-serve-"));
+    try {
+      const file = join(dir, "ns.yaml");
+      writeFileSync(
+        file,
+        "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n---\nkind: List\nitems:\n- kind: Namespace\n  metadata: {name: b}\n",
+      );
+      const got = await readNamespacesFile(file);
+      assert.deepEqual(
+        got.map((n) => n.metadata?.name),
+        ["a", "b"],
+      );
+      writeFileSync(file, "kind: Pod\n");
+      await assert.rejects(readNamespacesFile(file), /holds a "Pod", not a Namespace/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -3,10 +3,15 @@
  * flags to options, SIGTERM/SIGINT to a graceful shutdown (exit 0), a second signal to exit now.
  */
 
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
+import { splitYamlStream } from "../kube/stream.js";
+import { readYaml } from "../kube/yaml.js";
 import type { WebhookState } from "../webhook/admission.js";
 import { createLogger, isLogLevel, LOG_LEVELS } from "../webhook/logging.js";
+import { inClusterNamespaces } from "../webhook/namespaces.js";
+import type { NamespaceLike } from "../webhook/openshift.js";
 import { DEFAULT_METRICS_PORT, DEFAULT_PORT, type ServerOptions, startServer } from "../webhook/server.js";
 
 export interface ServeCliOptions {
@@ -23,6 +28,8 @@ export interface ServeCliOptions {
   meshConfigFile?: string;
   revision: string;
   nativeSidecars: string;
+  platform?: string;
+  namespaceSource?: string;
   service?: string;
   namespace: string;
   logLevel: string;
@@ -46,6 +53,52 @@ function integer(value: string, flag: string, min: number, max: number): number 
 function nativeSidecars(value: string): WebhookState["nativeSidecars"] {
   if (value === "on" || value === "off" || value === "auto") return value;
   throw new ServeError(`--native-sidecars must be on, off or auto, got ${JSON.stringify(value)}`);
+}
+
+function platform(value: string | undefined): WebhookState["platform"] {
+  if (value === undefined || value === "") return undefined;
+  if (value === "openshift") return value;
+  throw new ServeError(`--platform must be openshift (or empty), got ${JSON.stringify(value)}`);
+}
+
+/** Namespaces from a file: one Namespace, a List of them, or a YAML stream of either. */
+export async function readNamespacesFile(file: string): Promise<NamespaceLike[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new ServeError(`--namespace-source: cannot read ${file}: ${(e as Error).message}`);
+  }
+  const found: NamespaceLike[] = [];
+  const visit = (obj: unknown, where: string): void => {
+    if (obj === null || obj === undefined) return;
+    const kind = typeof obj === "object" ? (obj as { kind?: unknown }).kind : undefined;
+    if (kind === "List" || kind === "NamespaceList") {
+      const items = (obj as { items?: unknown }).items;
+      for (const item of Array.isArray(items) ? items : []) visit(item, where);
+    } else if (kind === "Namespace") {
+      found.push(obj as NamespaceLike);
+    } else {
+      throw new ServeError(`--namespace-source: ${where} holds a ${JSON.stringify(kind)}, not a Namespace or a List`);
+    }
+  };
+  try {
+    for (const doc of splitYamlStream(text)) visit(readYaml(doc), file);
+  } catch (e) {
+    throw e instanceof ServeError ? e : new ServeError(`--namespace-source: ${file}: ${(e as Error).message}`);
+  }
+  return found;
+}
+
+/** The namespace source: in-cluster (the default on OpenShift), a file, or none. */
+async function namespaceSource(opts: ServeCliOptions, onPlatform: WebhookState["platform"]) {
+  if (opts.namespaceSource !== undefined && onPlatform === undefined) {
+    throw new ServeError("--namespace-source is only read with --platform openshift");
+  }
+  if (onPlatform === undefined) return undefined;
+  const source = opts.namespaceSource ?? "in-cluster";
+  if (source === "in-cluster") return inClusterNamespaces();
+  return readNamespacesFile(source);
 }
 
 /** The certificate files from the flags: --cert-dir (a kubernetes.io/tls Secret volume) or the two files. */
@@ -85,6 +138,13 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
   }
   const logger = createLogger({ level: opts.logLevel });
   const tls = tlsFiles(opts);
+  const onPlatform = platform(opts.platform);
+  const namespaces = await namespaceSource(opts, onPlatform);
+  if (onPlatform === "openshift" && (opts.namespaceSource ?? "in-cluster") === "in-cluster") {
+    if (!process.env.KUBERNETES_SERVICE_HOST) {
+      logger.warn("--platform openshift reads namespaces from the API server, but KUBERNETES_SERVICE_HOST is not set");
+    }
+  }
   const options: ServerOptions = {
     port: integer(opts.port, "--port", 0, 65535),
     metricsPort: integer(opts.metricsPort, "--metrics-port", 0, 65535),
@@ -100,6 +160,8 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
     revision: opts.revision,
     nativeSidecars: nativeSidecars(opts.nativeSidecars),
     ...(process.env.COMPLIANCE_POLICY ? { compliancePolicy: process.env.COMPLIANCE_POLICY } : {}),
+    ...(onPlatform === undefined ? {} : { platform: onPlatform }),
+    ...(namespaces === undefined ? {} : { namespaces }),
     watchIntervalMs: integer(opts.watchInterval, "--watch-interval", 10, 3_600_000),
     limits: { shutdownTimeoutMs: integer(opts.shutdownTimeout, "--shutdown-timeout", 0, 3_600_000) },
     logger,
@@ -163,6 +225,11 @@ export function registerServe(program: Command): void {
       "inject the proxy as a native sidecar (auto: off, nodes unknown)",
       "auto",
     )
+    .option("--platform <name>", "Istio's PLATFORM: openshift takes the proxy UID/GID from the pod's namespace")
+    .option(
+      "--namespace-source <in-cluster|file>",
+      "with --platform openshift: where namespaces are read (default in-cluster: the API server)",
+    )
     .option("--service <name>", "Service name for the generated certificate (default istiod, istiod-REVISION)")
     .option(
       "--namespace <ns>",
@@ -189,6 +256,13 @@ a set of reference pods; otherwise the last good one stays (the error is logged 
 Certificate: --cert-dir (a kubernetes.io/tls Secret volume: tls.crt, tls.key) or --tls-cert-file and
 --tls-key-file; reloaded when the files change, without dropping connections. Without them a
 self-signed certificate is generated for localhost and the Service's DNS names.
+
+OpenShift: --platform openshift runs the proxy as the last uid of the pod's namespace range
+(annotations openshift.io/sa.scc.uid-range and sa.scc.supplemental-groups) instead of 1337, and drops
+a user istio-proxy's runAsUser/runAsGroup when it equals the app's. Namespaces are read from the API
+server (GET, cached 30 s; needs get on namespaces and the service-account token, see deploy/README.md),
+or from --namespace-source FILE (Namespace YAML, a List, or a stream). A failed lookup logs a warning and
+uses 1337; it never fails the admission.
 
 SIGTERM/SIGINT: stop accepting, finish requests in flight (at most --shutdown-timeout), exit 0.
 

@@ -216,6 +216,66 @@ describe("review", () => {
   });
 });
 
+describe("review on OpenShift", () => {
+  const testNs = {
+    metadata: {
+      name: "test-ns",
+      annotations: {
+        "openshift.io/sa.scc.uid-range": "1000620000/10000",
+        "openshift.io/sa.scc.supplemental-groups": "5000/100,9000/10",
+      },
+    },
+  };
+  const openshift: WebhookState = {
+    ...state,
+    platform: "openshift",
+    namespace: (name) => (name === "test-ns" ? testNs : undefined),
+  };
+  type Injected = { spec: { containers: Array<{ name: string; securityContext?: Json }> } };
+  const proxyOf = (object: Json, s: WebhookState, namespace = "test-ns") => {
+    const result = review(admissionReview(object, undefined, { namespace }), "/inject", s);
+    assert.deepEqual(result.outcome, { kind: "injected" });
+    const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as Injected;
+    return injected.spec.containers.find((c) => c.name === "istio-proxy")?.securityContext ?? {};
+  };
+
+  it("runs the proxy as the end of the namespace's uid range and first supplemental group block", () => {
+    const sc = proxyOf(pod(), openshift);
+    assert.equal(sc.runAsUser, 1000629999);
+    assert.equal(sc.runAsGroup, 5099);
+  });
+
+  it("uses 1337 for an unknown namespace, a throwing lookup, or without the platform", () => {
+    assert.equal(proxyOf(pod(), openshift, "other").runAsUser, 1337);
+    const throwing: WebhookState = {
+      ...openshift,
+      namespace: () => {
+        throw new Error("boom");
+      },
+    };
+    assert.equal(proxyOf(pod(), throwing).runAsUser, 1337);
+    assert.equal(proxyOf(pod(), { ...state, namespace: openshift.namespace }).runAsUser, 1337);
+  });
+
+  it("drops a user istio-proxy's runAsUser/runAsGroup equal to the app's, keeps a different one", () => {
+    const withProxy = (proxyUser: number) =>
+      pod({
+        spec: {
+          containers: [
+            { name: "app", image: "nginx", securityContext: { runAsUser: 1000620000 } },
+            { name: "istio-proxy", image: "auto", securityContext: { runAsUser: proxyUser, runAsGroup: 7 } },
+          ],
+        },
+      });
+    const same = proxyOf(withProxy(1000620000), openshift);
+    assert.equal(same.runAsUser, 1000629999);
+    assert.equal(same.runAsGroup, 5099);
+    assert.equal(proxyOf(withProxy(4242), openshift).runAsUser, 4242);
+    // Without OpenShift the user's value is an override and stays.
+    assert.equal(proxyOf(withProxy(1000620000), state).runAsUser, 1000620000);
+  });
+});
+
 describe("nativeSidecarsEnabled", () => {
   it("follows on/off, and auto only with a known kubelet minor of at least 33", () => {
     assert.equal(nativeSidecarsEnabled({ nativeSidecars: "on" }), true);

@@ -10,6 +10,10 @@
  * itself unchanged), find the workload the pod belongs to, inject with the webhook's parameters
  * (the config's default templates, aliases and injected annotations, the revision, proxy env from
  * the URL path, proxy UID/GID 1337), and answer the JSON patch from the typed pod to the injected one.
+ *
+ * On OpenShift (`platform: "openshift"`), the proxy UID/GID come from the pod's namespace
+ * (src/webhook/openshift.ts), and a user-declared `istio-proxy` running as the app's user loses
+ * that user before injection. The patch still starts from the pod as received.
  */
 
 import { type InjectorSettings, injectPod } from "../inject/inject.js";
@@ -21,6 +25,7 @@ import { marshalTyped } from "../kube/typed.js";
 import { deployMetaFromPod } from "../kube/workloads.js";
 import { podProxyConfig } from "../mesh/index.js";
 import { readPodRequest, reviewEnvelope } from "./admission-request.js";
+import { dropSidecarUserMatchingApp, type NamespaceLike, proxyIds } from "./openshift.js";
 import type { Outcome } from "./outcome.js";
 
 /** What the webhook holds between requests. */
@@ -34,6 +39,10 @@ export interface WebhookState {
   kubeletMinorVersion?: number;
   /** `COMPLIANCE_POLICY`, e.g. `fips-140-3`; when given, it overrides the injector settings' value. */
   compliancePolicy?: string;
+  /** Istio's `PLATFORM`; only OpenShift changes the injection. */
+  platform?: "openshift";
+  /** The Namespace of a name, when known (read on OpenShift for the proxy UID/GID). */
+  namespace?: (name: string) => NamespaceLike | undefined;
 }
 
 export interface ReviewResult {
@@ -46,8 +55,6 @@ export interface ReviewResult {
 
 /** The minimum kubelet minor version whose native sidecars Istio uses by default. */
 const NATIVE_SIDECAR_MIN_MINOR = 33;
-const PROXY_UID = 1337n;
-const PROXY_GID = 1337n;
 
 /** Whether proxies are injected as native sidecars (before a pod's own annotation says otherwise). */
 export function nativeSidecarsEnabled(state: Pick<WebhookState, "nativeSidecars" | "kubeletMinorVersion">): boolean {
@@ -108,8 +115,14 @@ export function review(body: unknown, path: string, state: WebhookState): Review
       };
     }
     const deploy = deployMetaFromPod(original);
+    const working = cloneJson(original);
+    let ids = proxyIds(undefined);
+    if (state.platform === "openshift") {
+      ids = proxyIds(lookupNamespace(state, namespace));
+      dropSidecarUserMatchingApp(working);
+    }
     const injected = injectPod(webhookSettings(settings, state), {
-      pod: cloneJson(original),
+      pod: working,
       typeMeta: deploy.typeMeta,
       deployMeta: { name: deploy.name, namespace: deploy.namespace },
       meshConfig,
@@ -120,8 +133,8 @@ export function review(body: unknown, path: string, state: WebhookState): Review
       injectedAnnotations: config.injectedAnnotations ?? {},
       proxyEnvs: parseInjectEnvs(path),
       nativeSidecar: nativeSidecarsEnabled(state),
-      proxyUID: PROXY_UID,
-      proxyGID: PROXY_GID,
+      proxyUID: ids.uid,
+      proxyGID: ids.gid,
     });
     const patch = createPatch(original, marshalTyped(injected, "Pod"));
     return {
@@ -137,6 +150,16 @@ export function review(body: unknown, path: string, state: WebhookState): Review
   } catch (e) {
     const message = messageOf(e);
     return deny(apiVersion, uid, message, { kind: "failed", reason: message }, pod);
+  }
+}
+
+/** The pod's Namespace from the state's lookup; a lookup that throws counts as unknown. */
+function lookupNamespace(state: WebhookState, name: string): NamespaceLike | undefined {
+  if (state.namespace === undefined || name === "") return undefined;
+  try {
+    return state.namespace(name);
+  } catch {
+    return undefined;
   }
 }
 

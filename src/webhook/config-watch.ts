@@ -42,6 +42,7 @@ export interface StateSettings {
   nativeSidecars: WebhookState["nativeSidecars"];
   kubeletMinorVersion?: number;
   compliancePolicy?: string;
+  platform?: WebhookState["platform"];
   /** What the templates' `env` function reads. */
   env?: EnvLookup;
 }
@@ -142,6 +143,7 @@ export function buildState(sources: InjectorSources, settings: StateSettings): W
     nativeSidecars: settings.nativeSidecars,
     ...(settings.kubeletMinorVersion === undefined ? {} : { kubeletMinorVersion: settings.kubeletMinorVersion }),
     ...(settings.compliancePolicy === undefined ? {} : { compliancePolicy: settings.compliancePolicy }),
+    ...(settings.platform === undefined ? {} : { platform: settings.platform }),
   };
   checkWithReferencePods(state);
   return state;

@@ -105,6 +105,14 @@ describe("webhook server", () => {
     }
   });
 
+  test("path values are percent-decoded, as the webhook-config command encodes them", async () => {
+    const pod = patched(await review(server.port, ca, EXAMPLE, "/inject/cluster/Kubernetes%3Aeast/net/net%201"));
+    const proxy = pod.spec.containers.find((c) => c.name === "istio-proxy");
+    const env = new Map((proxy?.env ?? []).map((e) => [e.name, e.value]));
+    assert.equal(env.get("ISTIO_META_CLUSTER_ID"), "Kubernetes:east");
+    assert.equal(env.get("ISTIO_META_NETWORK"), "net 1");
+  });
+
   test("admission.k8s.io/v1beta1 is answered in v1beta1", async () => {
     const answer = await review(
       server.port,

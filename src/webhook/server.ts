@@ -8,6 +8,8 @@
  * A request to /inject goes: count it → check content-type and declared length (415, 413) → read
  * the body within the limit (413, 400) → JSON.parse → review() → 200 with the AdmissionReview.
  * Everything that throws is caught and answered; the process never exits because of a request.
+ * On OpenShift (`platform`), the pod's Namespace is looked up (`namespaces`) before review(), which
+ * stays synchronous; a failed lookup is logged and the pod is injected with UID/GID 1337.
  *
  * Malformed JSON is answered 200 with an AdmissionReview (admission.k8s.io/v1) whose response says
  * `allowed: false` and why, as Istio's webhook does: the API server then reports that message to the
@@ -42,6 +44,8 @@ import { isHealthPath, serveHealth } from "./health.js";
 import { AbortedError, checkHeaders, DEFAULT_LIMITS, LimitError, type Limits, readBody } from "./limits.js";
 import { createLogger, type Logger } from "./logging.js";
 import { createMetrics, metricsHandler, type ServerFailureReason, type WebhookMetrics } from "./metrics.js";
+import { type NamespaceSource, staticNamespaces } from "./namespaces.js";
+import type { NamespaceLike } from "./openshift.js";
 import type { Outcome } from "./outcome.js";
 import { type CheckedPair, checkPair, type TlsFiles, type TlsPair, watchCertificate } from "./tls.js";
 import { selfSignedCertificate } from "./tls-self-signed.js";
@@ -72,6 +76,13 @@ export interface ServerOptions {
   nativeSidecars?: WebhookState["nativeSidecars"];
   kubeletMinorVersion?: number;
   compliancePolicy?: string;
+  /** Istio's `PLATFORM`: "openshift" takes the proxy UID/GID from the pod's Namespace. */
+  platform?: WebhookState["platform"];
+  /**
+   * Where Namespaces are found with `platform: "openshift"`: a fixed list (tests, the conformance
+   * runner) or a source such as `inClusterNamespaces()`. Without it the proxy UID/GID stay 1337.
+   */
+  namespaces?: readonly NamespaceLike[] | NamespaceSource;
   /** What the templates' `env` function reads; default process.env. */
   env?: StateSettings["env"];
   limits?: Partial<Limits>;
@@ -103,10 +114,18 @@ function isTlsFiles(tls: TlsFiles | TlsPair): tls is TlsFiles {
   return "certFile" in tls;
 }
 
-function pathOf(url: string | undefined): string {
+/**
+ * The request path, percent-decoded as Go's `r.URL.Path` is (so `/inject/cluster/a%3Ab/...` names
+ * cluster `a:b`); undefined when the escaping is malformed.
+ */
+function pathOf(url: string | undefined): string | undefined {
   const raw = url ?? "/";
   const q = raw.indexOf("?");
-  return q < 0 ? raw : raw.slice(0, q);
+  try {
+    return decodeURIComponent(q < 0 ? raw : raw.slice(0, q));
+  } catch {
+    return undefined;
+  }
 }
 
 function seconds(startNs: bigint): number {
@@ -123,6 +142,19 @@ function requestIds(body: unknown): { uid?: string; namespace?: string } {
     ...(typeof uid === "string" ? { uid } : {}),
     ...(typeof namespace === "string" ? { namespace } : {}),
   };
+}
+
+/** The namespace the review's pod is in: its own, else the request's (as review() defaults it). */
+function podNamespace(body: unknown): string {
+  const request = typeof body === "object" && body !== null ? (body as { request?: unknown }).request : undefined;
+  if (typeof request !== "object" || request === null) return "";
+  const { object, namespace } = request as { object?: unknown; namespace?: unknown };
+  const metadata =
+    typeof object === "object" && object !== null ? (object as { metadata?: unknown }).metadata : undefined;
+  const own =
+    typeof metadata === "object" && metadata !== null ? (metadata as { namespace?: unknown }).namespace : undefined;
+  if (typeof own === "string" && own !== "") return own;
+  return typeof namespace === "string" ? namespace : "";
 }
 
 /** An error answer for a body that has no usable envelope. */
@@ -152,12 +184,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     nativeSidecars: options.nativeSidecars ?? "auto",
     ...(options.kubeletMinorVersion === undefined ? {} : { kubeletMinorVersion: options.kubeletMinorVersion }),
     ...(options.compliancePolicy === undefined ? {} : { compliancePolicy: options.compliancePolicy }),
+    ...(options.platform === undefined ? {} : { platform: options.platform }),
     env: options.env ?? ((name) => process.env[name]),
   };
   const files = configFiles(options.config ?? {});
   const loaded = await loadConfig(files, settings);
   let state: WebhookState = loaded.state;
   metrics.configLastReloadSuccess.setToCurrentTime();
+  const namespaces: NamespaceSource | undefined =
+    options.namespaces === undefined
+      ? undefined
+      : Array.isArray(options.namespaces)
+        ? staticNamespaces(options.namespaces)
+        : (options.namespaces as NamespaceSource);
+  if (options.platform === "openshift" && namespaces === undefined) {
+    logger.warn("platform openshift without a namespace source: proxy UID/GID stay 1337");
+  }
 
   // --- certificate ---
   let generatedCertificate: TlsPair | undefined;
@@ -259,9 +301,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       finishReview(path, { kind: "invalid", reason: message }, started, {}, "malformed_json");
       return;
     }
+    const reviewState = await withNamespace(current, parsed);
     let result: ReturnType<typeof review>;
     try {
-      result = review(parsed, path, current);
+      result = review(parsed, path, reviewState);
     } catch (e) {
       // review() is total; if it still throws, that is our bug: answer, and log it loudly.
       const { apiVersion, uid } = envelopeOf(parsed);
@@ -277,6 +320,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     send(res, 200, JSON.stringify(result.response), "application/json");
     finishReview(path, result.outcome, started, { ...requestIds(parsed), pod: result.pod });
+  }
+
+  /** On OpenShift, the state with the request's Namespace looked up (review() itself is synchronous). */
+  async function withNamespace(current: WebhookState, body: unknown): Promise<WebhookState> {
+    if (current.platform !== "openshift" || namespaces === undefined) return current;
+    const name = podNamespace(body);
+    if (name === "") return current;
+    let found: NamespaceLike | undefined;
+    try {
+      const lookup = await namespaces.get(name);
+      found = lookup.namespace;
+      if (lookup.namespace === undefined) {
+        logger.warn({ namespace: name, reason: lookup.reason }, "namespace lookup failed; proxy UID/GID 1337");
+      }
+    } catch (e) {
+      logger.warn({ namespace: name, err: e }, "namespace lookup failed; proxy UID/GID 1337");
+    }
+    return { ...current, namespace: (n) => (n === name ? found : undefined) };
   }
 
   function finishReview(
@@ -325,7 +386,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     };
     try {
       const path = pathOf(req.url);
-      if (isHealthPath(path)) {
+      if (path === undefined) {
+        send(res, 400, "malformed percent-encoding in the request path\n", "text/plain; charset=utf-8");
+      } else if (isHealthPath(path)) {
         serveHealth(path, req, res, readiness);
       } else if (path === "/inject" || path.startsWith("/inject/")) {
         serveInject(req, res, path, started).catch(fail);
