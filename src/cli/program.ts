@@ -90,7 +90,7 @@ Example:
 
 export function buildProgram(): Command {
   const program = new Command("meshinject")
-    .description("Istio-compatible sidecar injection: kube-inject, the built-in config, and Go templates")
+    .description("Istio-compatible sidecar injection: kube-inject, the admission webhook (serve), and Go templates")
     .version(packageVersion());
   const template = program
     .command("template")
