@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "../inject/config.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
-import { type InjectorSources, loadInjector } from "../inject/injector.js";
+import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
 import { DocumentError, kubeInject, oneLine } from "../inject/kube-inject.js";
 import { writeFileAtomic } from "./output.js";
 
@@ -67,12 +67,7 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
     },
   };
   // With only --injectConfigFile given as a whole ConfigMap, its `values` key is used too (as istioctl does).
-  if (
-    opts.injectConfigFile &&
-    !opts.valuesFile &&
-    /\bkind:\s*ConfigMap\b/.test(sources.config) &&
-    /\bvalues:/.test(sources.config)
-  ) {
+  if (opts.injectConfigFile && !opts.valuesFile && configMapHasKey(sources.config, "values")) {
     sources.values = sources.config;
     sources.names = { ...sources.names, values: opts.injectConfigFile };
   }

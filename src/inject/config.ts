@@ -6,6 +6,7 @@
 
 import { readYaml } from "../kube/yaml.js";
 import { fromJSON, type GoValue } from "../template/index.js";
+import { isRecord } from "./pod.js";
 
 /** A Kubernetes label selector (matchLabels and matchExpressions). */
 export interface LabelSelector {
@@ -44,10 +45,6 @@ export class ConfigError extends Error {
 
 function fail(source: string, field: string, message: string): never {
   throw new ConfigError(`${source}: ${field}: ${message}`);
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function stringList(v: unknown, source: string, field: string): string[] {

@@ -6,6 +6,7 @@
 
 import { type MeshConfig, meshConfigView, type ProxyConfig, proxyConfigView } from "../mesh/index.js";
 import { type GoValue, type Template, TemplateError } from "../template/index.js";
+import { parseBool } from "../template/strconv.js";
 import { validateAnnotations } from "./annotations.js";
 import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
@@ -18,13 +19,7 @@ import {
   stripPreviousInjection,
 } from "./overrides.js";
 import { clone, findContainer, type Pod, PROXY_CONTAINER } from "./pod.js";
-import {
-  applyMetadata,
-  applyPrometheusMerge,
-  overwriteClusterInfo,
-  parseGoBool,
-  reorderContainers,
-} from "./postprocess.js";
+import { applyMetadata, applyPrometheusMerge, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
 
 /** Injection failed for this pod; the message says why (and is what the webhook answers). */
@@ -182,6 +177,6 @@ export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
 /** Whether the app waits for the proxy: the mesh default (with the pod's proxy config applied) or the values. */
 function holdApplication(req: PodInjection, values: Record<string, unknown>): boolean {
   const fromValues = valueAt(values, "global.proxy.holdApplicationUntilProxyStarts");
-  const valuesHold = typeof fromValues === "boolean" ? fromValues : parseGoBool(textOf(fromValues)) === true;
+  const valuesHold = typeof fromValues === "boolean" ? fromValues : parseBool(textOf(fromValues)) === true;
   return req.proxyConfig.holdApplicationUntilProxyStarts === true || valuesHold;
 }

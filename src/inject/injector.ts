@@ -35,6 +35,20 @@ export function configMapKey(text: string, key: string, source: string): string 
   return text;
 }
 
+/**
+ * Whether `text` is a whole ConfigMap holding `data.<key>`: an istio-sidecar-injector ConfigMap
+ * given as the config file then supplies `values` too, as istioctl reads it.
+ */
+export function configMapHasKey(text: string, key: string): boolean {
+  let doc: unknown;
+  try {
+    doc = readYaml(text);
+  } catch {
+    return false;
+  }
+  return isRecord(doc) && doc.kind === "ConfigMap" && isRecord(doc.data) && typeof doc.data[key] === "string";
+}
+
 export interface InjectorSources {
   /** The `config` key of the istio-sidecar-injector ConfigMap (or the ConfigMap). */
   config: string;

@@ -8,7 +8,7 @@ import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import { checkApiVersion, workloadOf } from "../kube/workloads.js";
 import { readYaml, writeYaml } from "../kube/yaml.js";
-import { applyProxyConfig, type MeshConfig } from "../mesh/index.js";
+import { applyProxyConfigToMesh, type MeshConfig } from "../mesh/index.js";
 import type { InjectorConfig } from "./config.js";
 import { type InjectorSettings, injectPod } from "./inject.js";
 import { isRecord, type Pod } from "./pod.js";
@@ -150,7 +150,7 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
   let meshConfig = options.meshConfig;
   const pca = pod.metadata.annotations?.[PROXY_CONFIG_ANNOTATION];
   if (pca !== undefined) {
-    meshConfig = { ...meshConfig, defaultConfig: applyProxyConfig(pca, meshConfig.defaultConfig ?? {}) };
+    meshConfig = applyProxyConfigToMesh(pca, meshConfig);
   }
   const injected = injectPod(options.settings, {
     pod,

@@ -3,6 +3,7 @@
  * Prometheus metrics merging, the injection status annotation, and container order.
  */
 
+import { parseBool } from "../template/strconv.js";
 import {
   annotationsOf,
   CORE_DUMP_CONTAINER,
@@ -46,17 +47,10 @@ export function overwriteClusterInfo(pod: Pod, proxyEnvs: Record<string, string>
 function prometheusMergeEnabled(annotations: Record<string, string>, meshMerge: boolean | undefined): boolean {
   const v = annotations[MERGE_METRICS];
   if (v !== undefined) {
-    const b = parseGoBool(v);
+    const b = parseBool(v);
     if (b !== undefined) return b;
   }
   return meshMerge ?? true;
-}
-
-/** strconv.ParseBool. */
-export function parseGoBool(s: string): boolean | undefined {
-  if (["1", "t", "T", "TRUE", "true", "True"].includes(s)) return true;
-  if (["0", "f", "F", "FALSE", "false", "False"].includes(s)) return false;
-  return undefined;
 }
 
 /**

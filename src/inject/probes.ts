@@ -9,7 +9,7 @@
  * Pods are plain Kubernetes JSON. Every function here leaves its arguments untouched and returns new
  * values.
  */
-import { parseInt64 } from "../template/strconv.js";
+import { parseBool, parseInt64 } from "../template/strconv.js";
 import {
   type Container,
   findPodContainer,
@@ -80,20 +80,13 @@ export function proberPaths(container: string) {
   };
 }
 
-/** Go's strconv.ParseBool. */
-function parseGoBool(s: string): boolean | undefined {
-  if (["1", "t", "T", "TRUE", "true", "True"].includes(s)) return true;
-  if (["0", "f", "F", "FALSE", "false", "False"].includes(s)) return false;
-  return undefined;
-}
-
 /** The annotation `sidecar.istio.io/rewriteAppHTTPProbers`, when it reads as a Go boolean, wins over the setting. */
 export function shouldRewriteAppHTTPProbers(
   annotations: Readonly<Record<string, string>> | null | undefined,
   specSetting: boolean,
 ): boolean {
   const value = annotations?.[REWRITE_PROBERS_ANNOTATION];
-  const parsed = value === undefined ? undefined : parseGoBool(value);
+  const parsed = value === undefined ? undefined : parseBool(value);
   return parsed ?? specSetting;
 }
 

@@ -4,15 +4,13 @@
  * whatever the answer must echo (apiVersion, uid) so it is still well-formed.
  */
 
+import { isRecord } from "../inject/pod.js";
+
 export const ADMISSION_V1 = "admission.k8s.io/v1";
 export const ADMISSION_V1BETA1 = "admission.k8s.io/v1beta1";
 const ADMISSION_KIND = "AdmissionReview";
 
 type Json = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** A review request with a Pod to look at. */
 export interface PodRequest {

@@ -19,6 +19,7 @@
 import { type InjectorSettings, injectPod } from "../inject/inject.js";
 import type { LoadedInjector } from "../inject/injector.js";
 import type { Pod } from "../inject/pod.js";
+import { isRecord } from "../inject/pod.js";
 import { injectionDecision, parseInjectEnvs } from "../inject/policy.js";
 import { cloneJson, createPatch } from "../kube/json-patch.js";
 import { marshalTyped } from "../kube/typed.js";
@@ -167,8 +168,4 @@ function lookupNamespace(state: WebhookState, name: string): NamespaceLike | und
 function webhookSettings(settings: InjectorSettings, state: WebhookState): InjectorSettings {
   if (state.compliancePolicy === undefined || state.compliancePolicy === settings.compliancePolicy) return settings;
   return { ...settings, compliancePolicy: state.compliancePolicy };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -17,7 +17,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import type { EnvLookup } from "../inject/funcs.js";
-import { type InjectorSources, loadInjector } from "../inject/injector.js";
+import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
 import { review, type WebhookState } from "./admission.js";
 import { type FileWatch, watchFiles } from "./file-watch.js";
 import { referencePods } from "./reference-pods.js";
@@ -88,12 +88,7 @@ export function injectorSources(files: ConfigFiles, texts: ReadonlyMap<string, s
     },
   };
   // A whole istio-sidecar-injector ConfigMap given as the config file also supplies `values` (as istioctl does).
-  if (
-    files.config !== undefined &&
-    files.values === undefined &&
-    /\bkind:\s*ConfigMap\b/.test(sources.config) &&
-    /\bvalues:/.test(sources.config)
-  ) {
+  if (files.config !== undefined && files.values === undefined && configMapHasKey(sources.config, "values")) {
     sources.values = sources.config;
     sources.names = { ...sources.names, values: files.config };
   }
