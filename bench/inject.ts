@@ -11,6 +11,10 @@
  *     marginal time per env var between sizes (linear growth keeps it constant: the slope ratio
  *     2000-vs-200 is then about 1).
  *
+ * (c) a lower bound for any injector that renders Istio's templates: executing the `sidecar` template
+ *     alone for the curl pod (same data as the injection; no YAML reading or writing, no merge),
+ *     against the same floor. When this alone is over the target, no faster YAML or merge can meet it.
+ *
  * Every operation gets a time-based warm-up, then enough runs for about half a second.
  */
 import { readFileSync } from "node:fs";
@@ -19,6 +23,7 @@ import { loadInjector } from "../src/inject/injector.js";
 import { type KubeInjectOptions, kubeInject } from "../src/inject/kube-inject.js";
 import { splitYamlStream } from "../src/kube/stream.js";
 import { readYaml } from "../src/kube/yaml.js";
+import type { Template } from "../src/template/index.js";
 import { chooseRuns, formatNs, printTable, timeRuns, warmUp } from "./timing.js";
 
 /** Warm up, then the mean ns of one run over a half-second measurement. */
@@ -68,6 +73,30 @@ spec:
 ${env}`;
 }
 
+/**
+ * Options whose `sidecar` template records the data it is executed with, so that the execution
+ * alone can be timed on exactly what an injection gives it.
+ */
+function recordingSidecar(options: KubeInjectOptions): { options: KubeInjectOptions; data: () => unknown } {
+  const sidecar = options.settings.templates.get("sidecar");
+  if (sidecar === undefined) throw new Error("the default config has no sidecar template");
+  let seen: unknown;
+  const recording = Object.create(sidecar) as Template;
+  recording.execute = (data: unknown) => {
+    seen = data;
+    return sidecar.execute(data);
+  };
+  const templates = new Map(options.settings.templates);
+  templates.set("sidecar", recording);
+  return {
+    options: { ...options, settings: { ...options.settings, templates } },
+    data: () => {
+      if (seen === undefined) throw new Error("the sidecar template was not executed");
+      return seen;
+    },
+  };
+}
+
 interface Result {
   name: string;
   oursNs: number;
@@ -102,6 +131,11 @@ function main(): void {
 
   const sizes = [20, 200, 2000] as const;
   const curlResult = bench("curl Deployment", curl, options);
+  const recorder = recordingSidecar(options);
+  kubeInject(curl, recorder.options);
+  const sidecar = options.settings.templates.get("sidecar") as Template;
+  const curlData = recorder.data();
+  const renderNs = measure(() => sidecar.execute(curlData));
   const bySize = new Map(
     sizes.map((n) => [n, bench(`${n.toLocaleString("en-US")} env vars`, envDeployment(n), options)]),
   );
@@ -156,6 +190,18 @@ function main(): void {
     `ns/env var = marginal time per env var between this size and the previous one; ` +
       `slope ratio 2000 vs 200 = ${(slope2000 / slope200).toFixed(2)} (about 1 = linear)`,
   );
+  console.log("\n(c) lower bound: the curl pod's sidecar template executed alone (no YAML, no merge)");
+  printTable([
+    ["operation", "ns/op", "floor ns/op", "x floor", "share of ours"],
+    [
+      "sidecar template execute",
+      formatNs(renderNs),
+      formatNs(curlResult.floorNs),
+      `${(renderNs / curlResult.floorNs).toFixed(1)}x`,
+      `${((100 * renderNs) / curlResult.oursNs).toFixed(0)}%`,
+    ],
+  ]);
+
   const per2000 = env2000.oursNs / 2000;
   const per200 = (bySize.get(200) as Result).oursNs / 200;
   console.log(`average ns per env var: ${formatNs(per200)} at 200, ${formatNs(per2000)} at 2,000`);
