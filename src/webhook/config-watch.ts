@@ -7,12 +7,16 @@
  * (each the key's content or the whole ConfigMap) and win over the folder. What no flag names comes
  * from the built-in default; with no flags at all nothing is watched.
  *
+ * The folder's `mesh` may come and go with the ConfigMap's keys: it is watched even while absent,
+ * and an absent `mesh` means the built-in mesh config, whether it was missing at start-up or
+ * removed later (the same rule both times). `config` and `values` are required: missing at
+ * start-up is an error, and missing later is a refused reload until they are back.
+ *
  * A new configuration becomes active only after it loads (YAML, values, mesh config, templates
  * compile) AND answers every reference pod (reference-pods.ts) through review() without a failure.
  * Otherwise the last good configuration stays active and the caller logs and counts the error.
  */
 
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { defaultConfigFiles } from "../inject/defaults.js";
@@ -27,6 +31,8 @@ export interface ConfigFiles {
   config?: string;
   values?: string;
   mesh?: string;
+  /** Paths above that may be absent, which then gives the built-in text (the folder's `mesh`). */
+  optional?: readonly string[];
 }
 
 export interface ConfigFileOptions {
@@ -52,19 +58,22 @@ export class ConfigRejectedError extends Error {
   override name = "ConfigRejectedError";
 }
 
-/** Resolves the flags to file paths (a folder's `mesh` is used only if it exists). */
+/** Resolves the flags to file paths (a folder's `mesh` is optional: it may appear or go later). */
 export function configFiles(options: ConfigFileOptions): ConfigFiles {
   const dir = options.configDir;
-  const inDir = (name: string, optional: boolean) => {
-    if (dir === undefined) return undefined;
-    const path = join(dir, name);
-    return optional && !existsSync(path) ? undefined : path;
+  const inDir = (name: string) => (dir === undefined ? undefined : join(dir, name));
+  const files: ConfigFiles = {
+    config: options.injectConfigFile ?? inDir("config"),
+    values: options.valuesFile ?? inDir("values"),
+    mesh: options.meshConfigFile ?? inDir("mesh"),
   };
-  return {
-    config: options.injectConfigFile ?? inDir("config", false),
-    values: options.valuesFile ?? inDir("values", false),
-    mesh: options.meshConfigFile ?? inDir("mesh", true),
-  };
+  const folderMesh = options.meshConfigFile === undefined ? inDir("mesh") : undefined;
+  return folderMesh === undefined ? files : { ...files, optional: [folderMesh] };
+}
+
+/** Whether `path` is read from a file now (not absent-and-optional, not unset). */
+function present(files: ConfigFiles, path: string | undefined, texts: ReadonlyMap<string, string>): path is string {
+  return path !== undefined && (texts.has(path) || !files.optional?.includes(path));
 }
 
 /** The paths that are read (and watched), without duplicates. */
@@ -76,15 +85,16 @@ export function configPaths(files: ConfigFiles): string[] {
 export function injectorSources(files: ConfigFiles, texts: ReadonlyMap<string, string>): InjectorSources {
   const builtin = defaultConfigFiles();
   const text = (path: string | undefined, fallback: string) =>
-    path === undefined ? fallback : (texts.get(path) ?? "");
+    present(files, path, texts) ? (texts.get(path) ?? "") : fallback;
+  const name = (path: string | undefined, fallback: string) => (present(files, path, texts) ? path : fallback);
   const sources: InjectorSources = {
     config: text(files.config, builtin.config),
     values: text(files.values, builtin.values),
     mesh: text(files.mesh, builtin.mesh),
     names: {
-      config: files.config ?? "built-in config",
-      values: files.values ?? "built-in values",
-      mesh: files.mesh ?? "built-in mesh config",
+      config: name(files.config, "built-in config"),
+      values: name(files.values, "built-in values"),
+      mesh: name(files.mesh, "built-in mesh config"),
     },
   };
   // A whole istio-sidecar-injector ConfigMap given as the config file also supplies `values` (as istioctl does).
@@ -95,13 +105,14 @@ export function injectorSources(files: ConfigFiles, texts: ReadonlyMap<string, s
   return sources;
 }
 
-/** Reads the files' current texts. */
+/** Reads the files' current texts (an absent optional file is left out, as the watcher does). */
 export async function readConfigTexts(files: ConfigFiles): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
   for (const path of configPaths(files)) {
     try {
       texts.set(path, await readFile(path, "utf8"));
     } catch (e) {
+      if (files.optional?.includes(path) && (e as NodeJS.ErrnoException).code === "ENOENT") continue;
       throw new ConfigRejectedError(`cannot read ${path}: ${(e as Error).message}`);
     }
   }
@@ -173,6 +184,7 @@ export function watchConfig(
 ): FileWatch {
   return watchFiles(loaded.texts, {
     intervalMs,
+    optional: files.optional ?? [],
     onChange: (texts) => {
       let state: WebhookState;
       try {

@@ -9,6 +9,11 @@
  * read together), and polling at `intervalMs` covers file systems where `fs.watch` says nothing.
  * `onChange` gets every file's text whenever any of them differs from the last texts seen, once per
  * new content (a bad new config is reported once, not on every poll).
+ *
+ * Some files may legitimately come and go (a key added to or removed from a ConfigMap shows up as a
+ * new symlink, or a dangling one, in the mounted folder). Such `optional` paths are watched from the
+ * start even if absent; "not there" is then a state like any text (the path is simply left out of
+ * the map), so appearing and disappearing are changes, not read errors.
  */
 
 import { type FSWatcher, watch } from "node:fs";
@@ -27,6 +32,8 @@ export interface FileWatchOptions {
    * the same error for the same file is reported once), or `onChange` threw (no `path`).
    */
   onError: (error: Error, path?: string) => void;
+  /** Paths that may be absent (missing from `initial` if absent now); their absence is not an error. */
+  optional?: Iterable<string>;
 }
 
 export interface FileWatch {
@@ -35,10 +42,11 @@ export interface FileWatch {
   close(): void;
 }
 
-/** Watches `initial`'s paths, whose current texts are `initial`'s values. */
+/** Watches `initial`'s paths (whose current texts are its values) and the `optional` ones. */
 export function watchFiles(initial: ReadonlyMap<string, string>, options: FileWatchOptions): FileWatch {
   const last = new Map(initial);
-  const paths = [...initial.keys()];
+  const optional = new Set(options.optional ?? []);
+  const paths = [...new Set([...initial.keys(), ...optional])];
   let closed = false;
   let running: Promise<void> | undefined;
   let again = false;
@@ -54,6 +62,11 @@ export function watchFiles(initial: ReadonlyMap<string, string>, options: FileWa
         texts.set(path, await readFile(path, "utf8"));
         readErrors.delete(path);
       } catch (e) {
+        // A dangling symlink (the kubelet removed the key) reads as ENOENT too: absent, like a missing file.
+        if (optional.has(path) && (e as NodeJS.ErrnoException).code === "ENOENT") {
+          readErrors.delete(path);
+          continue;
+        }
         const message = (e as Error).message;
         if (readErrors.get(path) !== message) {
           readErrors.set(path, message);
@@ -69,6 +82,7 @@ export function watchFiles(initial: ReadonlyMap<string, string>, options: FileWa
     const texts = await readAll();
     if (closed || texts === undefined) return;
     if (paths.every((p) => texts.get(p) === last.get(p))) return;
+    last.clear();
     for (const [p, t] of texts) last.set(p, t);
     try {
       await options.onChange(texts);

@@ -5,7 +5,9 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -44,11 +46,15 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
   assert.fail(`timed out waiting for ${what}`);
 }
 
-/** Writes one version of a ConfigMap volume the way the kubelet does: new folder, `..data` swapped atomically. */
+/**
+ * Writes one version of a ConfigMap volume the way the kubelet does: new folder, `..data` swapped
+ * atomically, links for new keys added, links of removed keys and the old folder deleted.
+ */
 let version = 0;
 function writeConfigMapVolume(dir: string, files: Record<string, string>): void {
   version++;
   const stamp = `..2025_01_01_00_00_00.${version}`;
+  const old = existsSync(join(dir, "..data")) ? readlinkSync(join(dir, "..data")) : undefined;
   mkdirSync(join(dir, stamp));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, stamp, name), text);
   symlinkSync(stamp, join(dir, "..data_tmp"));
@@ -56,6 +62,10 @@ function writeConfigMapVolume(dir: string, files: Record<string, string>): void 
   for (const name of Object.keys(files)) {
     if (!existsSync(join(dir, name))) symlinkSync(join("..data", name), join(dir, name));
   }
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith("..") && !(name in files)) rmSync(join(dir, name));
+  }
+  if (old !== undefined) rmSync(join(dir, old), { recursive: true });
 }
 
 async function outcomeOf(server: RunningServer): Promise<"injected" | "skipped" | "denied"> {
@@ -122,6 +132,45 @@ describe("config reload", () => {
       assert.equal(await outcomeOf(server), "injected");
       metrics = await scrape(server.metricsPort);
       assert.equal(sample(metrics, "sidecar_injection_config_reloads_total"), 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a mesh key added to the ConfigMap later is used; removed, the start-up config is back", async () => {
+    const dir = tempDir();
+    writeConfigMapVolume(dir, { config: builtin.config, values: builtin.values });
+    const server = await startServer({
+      port: 0,
+      metricsPort: 0,
+      logger: silent,
+      defaultMetrics: false,
+      config: { configDir: dir },
+      watchIntervalMs: 60_000,
+    });
+    const patch = async () => {
+      const answer = await postReview({ port: server.port, review: EXAMPLE });
+      return Buffer.from(String((answer.response as { patch?: string }).patch), "base64").toString("utf8");
+    };
+    try {
+      const atStart = await patch();
+      const mesh = 'defaultConfig:\n  proxyMetadata:\n    MESHINJECT_ADDED_MESH: "yes"\n';
+      writeConfigMapVolume(dir, { config: builtin.config, values: builtin.values, mesh });
+      await server.checkFiles();
+      assert.match(await patch(), /MESHINJECT_ADDED_MESH/, "the new mesh key is active without a restart");
+
+      writeConfigMapVolume(dir, { config: builtin.config, values: builtin.values });
+      await server.checkFiles();
+      assert.equal(await patch(), atStart, "no mesh key: the built-in mesh config, as at start-up");
+      const metrics = await scrape(server.metricsPort);
+      assert.equal(sample(metrics, "sidecar_injection_config_reloads_total"), 2);
+      assert.equal(sample(metrics, "sidecar_injection_config_reload_errors_total"), 0);
+
+      // A required key removed is refused like at start-up, and counted; the last good stays.
+      writeConfigMapVolume(dir, { config: builtin.config });
+      await server.checkFiles();
+      assert.equal(sample(await scrape(server.metricsPort), "sidecar_injection_config_reload_errors_total"), 1);
+      assert.equal(await patch(), atStart);
     } finally {
       await server.close();
     }

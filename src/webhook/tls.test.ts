@@ -1,8 +1,12 @@
 // The serving certificate: the self-signed generator and the checks a new certificate/key pair must pass.
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
-import { checkPair, TLS_MIN_VERSION, TlsError } from "./tls.js";
+import type { SecureContextOptions } from "node:tls";
+import { checkPair, PAIR_RETRY, TLS_MIN_VERSION, TlsError, type TlsPair, watchCertificate } from "./tls.js";
 import { selfSignedCertificate } from "./tls-self-signed.js";
 
 test("self-signed certificate: names, validity, serverAuth, verifies against itself", () => {
@@ -45,4 +49,77 @@ test("checkPair refuses garbage, a key of another certificate, and an expired ce
   assert.throws(() => checkPair({ cert: a.cert, key: b.key }, "x"), /does not belong/);
   const old = selfSignedCertificate({ hosts: ["localhost"], now: new Date("2020-01-01T00:00:00Z"), days: 1 });
   assert.throws(() => checkPair(old, "x"), /expired/);
+});
+
+/** A certificate watch on real files with a stand-in server that records what it was given. */
+function certWatch(initial: TlsPair, onRetry?: (files: { certFile: string; keyFile: string }) => void) {
+  const dir = mkdtempSync(join(tmpdir(), "meshinject-tls-"));
+  const files = { certFile: join(dir, "tls.crt"), keyFile: join(dir, "tls.key") };
+  writeFileSync(files.certFile, initial.cert);
+  writeFileSync(files.keyFile, initial.key);
+  const installed: string[] = [];
+  const errors: string[] = [];
+  let retries = 0;
+  const server = { setSecureContext: (c: SecureContextOptions) => installed.push(String(c.cert)) };
+  const watch = watchCertificate(
+    server,
+    files,
+    initial,
+    {
+      onReload: () => {},
+      onError: (e) => errors.push(e.message),
+      onRetry: () => {
+        retries++;
+        onRetry?.(files);
+      },
+    },
+    60_000,
+  );
+  const done = () => {
+    watch.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { files, watch, installed, errors, retries: () => retries, done };
+}
+
+test("a new key read before its certificate is written is read again, not counted as an error", async () => {
+  const first = selfSignedCertificate({ hosts: ["localhost"] });
+  const second = selfSignedCertificate({ hosts: ["localhost"] });
+  // The certificate lands while the watcher waits to re-read: the writer was caught half-way.
+  const w = certWatch(first, (files) => writeFileSync(files.certFile, second.cert));
+  try {
+    writeFileSync(w.files.keyFile, second.key);
+    await w.watch.check();
+    assert.deepEqual(w.errors, []);
+    assert.equal(w.retries(), 1);
+    assert.deepEqual(w.installed, [second.cert]);
+    await w.watch.check(); // the watcher now sees the settled files: already served, nothing to do
+    assert.deepEqual(w.installed, [second.cert]);
+    assert.deepEqual(w.errors, []);
+  } finally {
+    w.done();
+  }
+});
+
+test("a pair that stays mismatched is refused once, after a bounded number of re-reads", async () => {
+  const first = selfSignedCertificate({ hosts: ["localhost"] });
+  const second = selfSignedCertificate({ hosts: ["localhost"] });
+  const w = certWatch(first);
+  try {
+    writeFileSync(w.files.keyFile, second.key);
+    await w.watch.check();
+    assert.equal(w.retries(), PAIR_RETRY.attempts);
+    assert.equal(w.errors.length, 1);
+    assert.match(w.errors[0] ?? "", /does not belong/);
+    assert.deepEqual(w.installed, [], "the old certificate keeps serving");
+    await w.watch.check();
+    assert.equal(w.errors.length, 1, "the same bad files are not counted again");
+    // Fixed by writing the matching certificate: installed.
+    writeFileSync(w.files.certFile, second.cert);
+    await w.watch.check();
+    assert.deepEqual(w.installed, [second.cert]);
+    assert.equal(w.errors.length, 1);
+  } finally {
+    w.done();
+  }
 });
