@@ -4,6 +4,7 @@ import { runAnnotations } from "./annotations.js";
 import { runAppProbe } from "./app-probe.js";
 import { runGotemplate } from "./gotemplate.js";
 import { runInjectPolicy } from "./inject-policy.js";
+import { runIptables } from "./iptables.js";
 import { runIstioInject } from "./istio-inject.js";
 import { runProxyconfig } from "./proxyconfig.js";
 
@@ -13,5 +14,6 @@ export const kinds: Record<string, KindRunner> = {
   gotemplate: runGotemplate,
   "istio-inject": runIstioInject,
   "inject-policy": runInjectPolicy,
+  iptables: runIptables,
   proxyconfig: runProxyconfig,
 };
