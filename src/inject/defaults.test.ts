@@ -77,6 +77,37 @@ describe("defaultConfigFiles", () => {
     assert.equal(mesh.enablePrometheusMerge, true);
   });
 
+  test("a named revision's control plane: values.revision and the discovery address name it", () => {
+    const canary = defaultConfigFiles("canary");
+    assert.equal(canary.config, files.config);
+    const values = parseValues(canary.values).json as Record<string, unknown>;
+    assert.equal(values.revision, "canary");
+    const { revision: _ours, ...rest } = values;
+    const { revision: _default, ...defaultRest } = parseValues(files.values).json as Record<string, unknown>;
+    assert.deepEqual(rest, defaultRest);
+    assert.equal(readMeshConfig(canary.mesh).defaultConfig?.discoveryAddress, "istiod-canary.istio-system.svc:15012");
+    // "default" is the default control plane, not one called istiod-default.
+    assert.deepEqual(defaultConfigFiles("default"), files);
+  });
+
+  test("kube-inject with a revision's built-in default reaches that revision's istiod", () => {
+    const loaded = loadInjector(defaultConfigFiles("canary"));
+    const out = kubeInject(
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: app\n    image: app\n",
+      {
+        settings: loaded.settings,
+        config: loaded.config,
+        meshConfig: loaded.meshConfig,
+        revision: "canary",
+        nativeSidecar: false,
+        warn: () => {},
+      },
+    );
+    assert.match(out, /value: istiod-canary\.istio-system\.svc:15012/);
+    assert.match(out, /discoveryAddress":"istiod-canary\.istio-system\.svc:15012"|discoveryAddress: istiod-canary/);
+    assert.doesNotMatch(out, /istiod\.istio-system/);
+  });
+
   test("matches the values and mesh of the corpus's default case, but for hub and tag", { skip: !haveCorpus }, () => {
     const ours = parseValues(files.values).json as { global: Record<string, unknown> };
     const theirs = parseValues(corpusFile("auth.yaml.injected", "values.json")).json as {

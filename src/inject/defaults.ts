@@ -9,6 +9,10 @@
  *
  * They are package assets read at run time, next to the compiled module (the build copies them to
  * dist/inject/defaults/).
+ *
+ * A named revision (`istioctl install --revision canary`) is a second control plane, `istiod-canary`:
+ * its values carry `revision: canary` (the templates build CA_ADDR from it) and its mesh config
+ * points proxies at `istiod-canary` for XDS. The built-in default for a revision says the same.
  */
 
 import { readFileSync } from "node:fs";
@@ -70,8 +74,39 @@ function configDocument(): string {
 
 let cached: DefaultConfigFiles | undefined;
 
-/** The built-in `config`, `values` and `mesh` texts, exactly as a user would supply them. */
-export function defaultConfigFiles(): DefaultConfigFiles {
+/** The control plane's address in the built-in mesh config (revision "default"). */
+const DEFAULT_DISCOVERY_ADDRESS = "discoveryAddress: istiod.istio-system.svc:15012";
+
+/** Whether `revision` names a control plane other than the default one. */
+function isNamedRevision(revision: string): boolean {
+  return revision !== "" && revision !== "default";
+}
+
+/** The built-in values for `revision`: `revision` set, the rest unchanged (JSON, two-space indent). */
+function valuesForRevision(values: string, revision: string): string {
+  const parsed = JSON.parse(values) as Record<string, unknown>;
+  parsed.revision = revision;
+  return `${JSON.stringify(parsed, null, 2)}\n`;
+}
+
+/** The built-in mesh config for `revision`: proxies reach `istiod-<revision>`. */
+function meshForRevision(mesh: string, revision: string): string {
+  if (!mesh.includes(DEFAULT_DISCOVERY_ADDRESS)) {
+    throw new Error("defaults: mesh.yaml no longer names the default discovery address");
+  }
+  return mesh.replace(DEFAULT_DISCOVERY_ADDRESS, `discoveryAddress: istiod-${revision}.istio-system.svc:15012`);
+}
+
+/**
+ * The built-in `config`, `values` and `mesh` texts, exactly as a user would supply them; for a
+ * named `revision` (not "" or "default"), those of that revision's control plane.
+ */
+export function defaultConfigFiles(revision = ""): DefaultConfigFiles {
   cached ??= { config: configDocument(), values: readAsset("values.json"), mesh: readAsset("mesh.yaml") };
-  return { ...cached };
+  if (!isNamedRevision(revision)) return { ...cached };
+  return {
+    config: cached.config,
+    values: valuesForRevision(cached.values, revision),
+    mesh: meshForRevision(cached.mesh, revision),
+  };
 }

@@ -53,8 +53,9 @@ export function readPodRequest(body: unknown): PodRequest | BadRequest {
   const known = version === ADMISSION_V1 || version === ADMISSION_V1BETA1;
   const apiVersion = known ? (version as string) : ADMISSION_V1;
   if (body.kind !== ADMISSION_KIND || !known) {
+    const got = (field: string, v: unknown) => (v === undefined ? `no ${field}` : `${field} ${describeValue(v)}`);
     return bad(
-      `expected kind AdmissionReview of ${ADMISSION_V1} or ${ADMISSION_V1BETA1}, got kind ${describeValue(body.kind)} of apiVersion ${describeValue(version)}`,
+      `expected kind AdmissionReview of ${ADMISSION_V1} or ${ADMISSION_V1BETA1}, got ${got("kind", body.kind)} and ${got("apiVersion", version)}`,
       apiVersion,
     );
   }

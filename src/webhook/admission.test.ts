@@ -140,6 +140,12 @@ describe("review", () => {
     }
   });
 
+  it("says what is missing from a body that is not an AdmissionReview", () => {
+    const message = (body: unknown) => String((responseOf(review(body, "/inject", state)).status as Json).message);
+    assert.match(message({}), /got no kind and no apiVersion$/);
+    assert.match(message({ kind: "Pod", apiVersion: "v1" }), /got kind "Pod" and apiVersion "v1"$/);
+  });
+
   it("drops managedFields and defaults the namespace before computing the patch", () => {
     const object = pod({
       metadata: { managedFields: [{ manager: "kubectl", operation: "Update", fieldsV1: { "f:x": {} } }] },
