@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -93,6 +93,58 @@ describe("meshinject certs / webhook-config", async () => {
     assert.equal(client.service.name, "istio-sidecar-injector");
     assert.equal(config.webhooks[0]?.failurePolicy, "Ignore");
     assert.equal(config.webhooks[0]?.timeoutSeconds, 5);
+  });
+
+  it("certs and webhook-config agree on the Service when both use their defaults", async () => {
+    const certsDir = join(dir, "defaults");
+    const c = meshinject("certs", "--out-dir", certsDir);
+    assert.equal(c.code, 0, c.stderr);
+    const leaf = new X509Certificate(await readFile(join(certsDir, "tls.crt")));
+    const w = meshinject("webhook-config", "--ca-bundle-file", join(certsDir, "ca.crt"));
+    assert.equal(w.code, 0, w.stderr);
+    const config = readYaml(w.stdout) as {
+      webhooks: { clientConfig: { service: { name: string; namespace: string } } }[];
+    };
+    for (const webhook of config.webhooks) {
+      const { name, namespace } = webhook.clientConfig.service;
+      assert.match(leaf.subjectAltName ?? "", new RegExp(`DNS:${name}\\.${namespace}\\.svc(,|$)`));
+    }
+  });
+
+  it("webhook-config without --ca-bundle-file warns on stderr, stdout unchanged", () => {
+    const r = meshinject("webhook-config");
+    assert.equal(r.code, 0);
+    assert.match(
+      r.stderr,
+      /^meshinject: warning: no --ca-bundle-file: .*API server will not trust the webhook until caBundle is set; with failurePolicy Fail/,
+    );
+    assert.equal(r.stderr.trim().split("\n").length, 1);
+    const config = readYaml(r.stdout) as {
+      webhooks: { clientConfig: Record<string, unknown>; failurePolicy: string }[];
+    };
+    assert.equal(config.webhooks.length, 4);
+    for (const webhook of config.webhooks) {
+      assert.equal(webhook.clientConfig.caBundle, undefined);
+      assert.equal(webhook.failurePolicy, "Fail");
+    }
+    const ignore = meshinject("webhook-config", "--failure-policy", "Ignore");
+    assert.doesNotMatch(ignore.stderr, /failurePolicy Fail/);
+    assert.match(ignore.stderr, /will not trust the webhook until caBundle is set/);
+  });
+
+  it("marks --out-dir as required in the help", () => {
+    const r = meshinject("certs", "--help");
+    assert.match(r.stdout, /--out-dir <dir>[^-]*\(required\)/);
+  });
+
+  it("names the path in write errors, without temporary files", async () => {
+    const file = join(dir, "plain-file");
+    await writeFile(file, "");
+    const r = meshinject("certs", "--out-dir", join(file, "sub"));
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, `meshinject: --out-dir ${join(file, "sub")}: ${file} is not a folder\n`);
+    const o = meshinject("webhook-config", "--ca-bundle-file", join(out, "ca.crt"), "-o", dir);
+    assert.equal(o.stderr, `meshinject: -o ${dir}: is a directory\n`);
   });
 
   it("reports bad flags in one line", () => {

@@ -2,15 +2,17 @@
  * `meshinject certs`: the I/O around src/webhook/certs.ts (reading a CA to reuse, writing the PEM
  * files; private keys are written with mode 0600, and existing files are kept unless --force).
  */
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { type CertsOptions, createWebhookCerts, type KeyType } from "../webhook/certs.js";
+import { ensureFolder, existing, WriteError, writeFileAtomic } from "./output.js";
+import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
 export interface CertsCliOptions {
-  service: string;
+  /** Default: the Service of `revision`'s injector. */
+  service?: string;
+  revision?: string;
   namespace: string;
   outDir: string;
   days: string;
@@ -34,18 +36,6 @@ async function readPem(path: string, what: string): Promise<string> {
   }
 }
 
-/** Like writeFileAtomic, with the file mode set from the start (a key is never readable by others). */
-async function writeAtomic(path: string, text: string, mode: number): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    await writeFile(temp, text, { flag: "wx", mode });
-    await rename(temp, path);
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw e;
-  }
-}
-
 /** Writes the files; returns the lines to print. `now` is injectable for tests. */
 export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): Promise<string> {
   if (!/^[0-9]+$/.test(opts.days))
@@ -53,8 +43,10 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
   if ((opts.caCert === undefined) !== (opts.caKey === undefined)) {
     throw new CertsCliError("--ca-cert and --ca-key go together");
   }
+  const service = opts.service ?? serviceFor(opts.revision ?? "");
+  const revisionFlag = opts.revision ? ` --revision ${opts.revision}` : "";
   const options: CertsOptions = {
-    service: opts.service,
+    service,
     namespace: opts.namespace,
     days: Number(opts.days),
     now,
@@ -73,25 +65,30 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
   ];
   if (result.caKeyPem !== undefined) files.push(["ca.key", result.caKeyPem, true]);
   if (!opts.force) {
-    const present = files.map(([name]) => join(opts.outDir, name)).filter((p) => existsSync(p));
+    const present = existing(files.map(([name]) => join(opts.outDir, name)));
     if (present.length > 0) throw new CertsCliError(`${present.join(", ")} already exist (use --force to replace)`);
   }
   try {
-    await mkdir(opts.outDir, { recursive: true });
-    for (const [name, text, secret] of files) {
-      const path = join(opts.outDir, name);
-      await writeAtomic(path, text, secret ? 0o600 : 0o644);
-    }
+    await ensureFolder(opts.outDir);
   } catch (e) {
-    throw new CertsCliError(`cannot write to ${opts.outDir}: ${(e as Error).message}`);
+    throw new CertsCliError(`--out-dir ${opts.outDir}: ${(e as Error).message}`);
+  }
+  for (const [name, text, secret] of files) {
+    const path = join(opts.outDir, name);
+    try {
+      await writeFileAtomic(path, text, secret ? 0o600 : 0o644);
+    } catch (e) {
+      if (!(e instanceof WriteError)) throw e;
+      throw new CertsCliError(`${path}: ${e.message}`);
+    }
   }
   const dir = opts.outDir;
   return [
     `wrote ${files.map(([name]) => join(dir, name)).join(", ")}`,
     `serving certificate for ${result.dnsNames.join(", ")}, valid ${options.days} days`,
     "next:",
-    `  kubectl -n ${opts.namespace} create secret tls ${opts.service}-certs --cert ${join(dir, "tls.crt")} --key ${join(dir, "tls.key")}`,
-    `  meshinject webhook-config --namespace ${opts.namespace} --service ${opts.service} --ca-bundle-file ${join(dir, "ca.crt")} | kubectl apply -f -`,
+    `  kubectl -n ${opts.namespace} create secret tls ${service}-certs --cert ${join(dir, "tls.crt")} --key ${join(dir, "tls.key")}`,
+    `  meshinject webhook-config${revisionFlag} --namespace ${opts.namespace} --service ${service} --ca-bundle-file ${join(dir, "ca.crt")} | kubectl apply -f -`,
     "",
   ].join("\n");
 }
@@ -116,9 +113,17 @@ export function registerCerts(program: Command): void {
   program
     .command("certs")
     .description("create a CA and a serving certificate for the webhook Service")
-    .option("--service <name>", "webhook Service name", "istio-sidecar-injector")
-    .option("--namespace <ns>", "webhook Service namespace", "istio-system")
-    .requiredOption("--out-dir <dir>", "folder for ca.crt, ca.key, tls.crt, tls.key (created if missing)")
+    .option(
+      "--service <name>",
+      `webhook Service name (default: "${DEFAULT_SERVICE}" as in deploy/service.yaml, or "${DEFAULT_SERVICE}-REVISION" with --revision)`,
+    )
+    .option(
+      "--revision <name>",
+      "the injector's control-plane revision; names its Service when --service is not given",
+      "",
+    )
+    .option("--namespace <ns>", "webhook Service namespace", DEFAULT_NAMESPACE)
+    .requiredOption("--out-dir <dir>", "folder for ca.crt, ca.key, tls.crt, tls.key, created if missing (required)")
     .option("--days <n>", "validity in days", "365")
     .option("--key-type <type>", "ecdsa (P-256) or rsa (2048)", "ecdsa")
     .option("--cluster-domain <domain>", "the cluster's DNS domain", "cluster.local")

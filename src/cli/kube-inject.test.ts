@@ -196,4 +196,83 @@ describe("meshinject kube-inject", async () => {
     assert.equal(await readFile(out, "utf8"), meshinject(["-f", "examples/curl.yaml"]).stdout);
     assert.deepEqual(await readdir(outDir), ["injected.yaml"]);
   });
+  it("accepts istioctl's -r for --revision", () => {
+    const short = meshinject(["-f", path("app.yaml"), "-r", "canary"]);
+    assert.equal(short.code, 0, short.stderr);
+    assert.equal(short.stdout, meshinject(["-f", path("app.yaml"), "--revision", "canary"]).stdout);
+    assert.match(short.stdout, /istio\.io\/rev: canary/);
+  });
+
+  it("with --revision and the built-in config, points the proxy at that revision's istiod", () => {
+    const canary = meshinject(["-f", path("app.yaml"), "--revision", "canary"]);
+    assert.equal(canary.code, 0, canary.stderr);
+    assert.match(canary.stdout, /value: istiod-canary\.istio-system\.svc:15012/);
+    assert.doesNotMatch(canary.stdout, /istiod\.istio-system\.svc/);
+  });
+
+  it("accepts istioctl's ConfigMap-name flags, warns that they are ignored and names the file flags", () => {
+    const plain = meshinject(["-f", path("app.yaml")]);
+    const r = meshinject([
+      "-f",
+      path("app.yaml"),
+      "--injectConfigMapName",
+      "istio-sidecar-injector-canary",
+      "--meshConfigMapName",
+      "istio-canary",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, plain.stdout);
+    const lines = r.stderr.trim().split("\n");
+    assert.equal(lines.length, 2, r.stderr);
+    assert.match(
+      lines[0] ?? "",
+      /^meshinject: warning: --injectConfigMapName .*reads files, not cluster ConfigMaps.*ignored.*--injectConfigFile/,
+    );
+    assert.match(
+      lines[1] ?? "",
+      /^meshinject: warning: --meshConfigMapName .*reads files, not cluster ConfigMaps.*ignored.*--meshConfigFile/,
+    );
+  });
+
+  it("marks -f as required in the help", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "kube-inject", "--help"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    assert.match(r.stdout, /-f, --filename <file> .*\(required\)\n/);
+    assert.match(r.stdout, /-r, --revision <name>/);
+  });
+
+  it("says -o is a directory, without temporary file names", async () => {
+    const r = meshinject(["-f", path("app.yaml"), "-o", dir]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, `meshinject: -o ${dir}: is a directory\n`);
+    const missing = meshinject(["-f", path("app.yaml"), "-o", join(dir, "no-such-folder", "out.yaml")]);
+    assert.equal(
+      missing.stderr,
+      `meshinject: -o ${join(dir, "no-such-folder", "out.yaml")}: folder ${join(dir, "no-such-folder")} does not exist\n`,
+    );
+  });
+
+  it("names a ConfigMap without data.mesh once", async () => {
+    await writeFile(
+      path("cm-inject.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: istio}\ndata: {config: x}\n",
+    );
+    const stderr = await fails(
+      ["-f", path("app.yaml"), "--meshConfigFile", path("cm-inject.yaml")],
+      /ConfigMap has no data\.mesh/,
+    );
+    assert.equal(stderr, `meshinject: ${path("cm-inject.yaml")}: ConfigMap has no data.mesh\n`);
+  });
+
+  it("drops a UTF-8 byte order mark at the start of the input", async () => {
+    const service = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n";
+    await writeFile(path("bom.yaml"), `\ufeff${service}---\n${files["app.yaml"]}`);
+    const r = meshinject(["-f", path("bom.yaml")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.startsWith(`${service}---\n`), JSON.stringify(r.stdout.slice(0, 20)));
+    const stdin = meshinject(["-f", "-"], `\ufeff${service}`);
+    assert.equal(stdin.stdout, `${service}---\n`);
+  });
 });

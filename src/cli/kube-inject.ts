@@ -6,9 +6,9 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "../inject/config.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
-import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
+import { configMapHasKey, configMapKey, type InjectorSources, loadInjector } from "../inject/injector.js";
 import { DocumentError, kubeInject, oneLine } from "../inject/kube-inject.js";
-import { writeFileAtomic } from "./output.js";
+import { WriteError, writeFileAtomic } from "./output.js";
 
 export interface KubeInjectCliOptions {
   filename: string;
@@ -18,6 +18,9 @@ export interface KubeInjectCliOptions {
   revision: string;
   output?: string;
   nativeSidecars: string;
+  /** istioctl's flags naming cluster ConfigMaps: accepted, warned about, ignored. */
+  injectConfigMapName?: string;
+  meshConfigMapName?: string;
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -25,17 +28,43 @@ export class KubeInjectError extends Error {
   override name = "KubeInjectError";
 }
 
+/** A leading UTF-8 byte order mark is not part of the text (else it is copied into the output). */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 async function readInput(path: string, what: string): Promise<string> {
   try {
     if (path === "-") {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
+      return stripBom(Buffer.concat(chunks).toString("utf8"));
     }
-    return await readFile(path, "utf8");
+    return stripBom(await readFile(path, "utf8"));
   } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new KubeInjectError(`${what} ${path}: is a directory`);
     throw new KubeInjectError(`cannot read ${what} ${path}: ${(e as Error).message}`);
   }
+}
+
+/**
+ * Warnings for istioctl's --injectConfigMapName and --meshConfigMapName, which name ConfigMaps in the
+ * cluster: meshinject reads files only, so they are accepted (scripts keep working) and ignored.
+ */
+export function ignoredFlagWarnings(opts: KubeInjectCliOptions): string[] {
+  const warnings: string[] = [];
+  const why = "meshinject reads files, not cluster ConfigMaps, so the option is ignored";
+  if (opts.injectConfigMapName !== undefined) {
+    warnings.push(
+      `meshinject: warning: --injectConfigMapName ${opts.injectConfigMapName}: ${why}; save the ConfigMap (kubectl -n istio-system get cm ${opts.injectConfigMapName} -o yaml > inject.yaml) and pass --injectConfigFile inject.yaml (it supplies --valuesFile too)\n`,
+    );
+  }
+  if (opts.meshConfigMapName !== undefined) {
+    warnings.push(
+      `meshinject: warning: --meshConfigMapName ${opts.meshConfigMapName}: ${why}; save the ConfigMap (kubectl -n istio-system get cm ${opts.meshConfigMapName} -o yaml > mesh.yaml) and pass --meshConfigFile mesh.yaml\n`,
+    );
+  }
+  return warnings;
 }
 
 export function nativeSidecarSetting(value: string): boolean {
@@ -55,7 +84,9 @@ export function nativeSidecarSetting(value: string): boolean {
 }
 
 export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
-  const defaults = defaultConfigFiles();
+  for (const warning of ignoredFlagWarnings(opts)) process.stderr.write(warning);
+  // With --revision and no files, the built-in default is that revision's control plane (istiod-REV).
+  const defaults = defaultConfigFiles(opts.revision);
   const sources: InjectorSources = {
     config: opts.injectConfigFile ? await readInput(opts.injectConfigFile, "inject config file") : defaults.config,
     values: opts.valuesFile ? await readInput(opts.valuesFile, "values file") : defaults.values,
@@ -75,6 +106,8 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
   const input = await readInput(opts.filename, "input");
   let output: string;
   try {
+    // Take the mesh key out of a ConfigMap here: loadInjector would name the file twice in the error.
+    if (opts.meshConfigFile) sources.mesh = configMapKey(sources.mesh, "mesh", opts.meshConfigFile);
     const loaded = loadInjector(sources, {
       env: (name) => process.env[name],
       compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
@@ -103,6 +136,7 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
   try {
     await writeFileAtomic(opts.output, output);
   } catch (e) {
-    throw new KubeInjectError(`cannot write ${opts.output}: ${(e as Error).message}`);
+    if (!(e instanceof WriteError)) throw e;
+    throw new KubeInjectError(`-o ${opts.output}: ${e.message}`);
   }
 }

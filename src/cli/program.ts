@@ -6,15 +6,15 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command } from "commander";
 import { ConfigError } from "../inject/config.js";
-import { defaultConfigFiles } from "../inject/defaults.js";
 import { InjectionError } from "../inject/inject.js";
 import { DocumentError } from "../inject/kube-inject.js";
 import { TemplateError } from "../template/index.js";
 import { CertsError } from "../webhook/certs.js";
 import { WebhookConfigError } from "../webhook/webhook-config.js";
 import { CertsCliError, registerCerts } from "./certs.js";
+import { ConfigDumpError, runConfigDump } from "./config-dump.js";
 import { KubeInjectError, runKubeInject } from "./kube-inject.js";
-import { writeFileAtomic } from "./output.js";
+import { WriteError, writeFileAtomic } from "./output.js";
 import { renderTemplate } from "./render.js";
 import { registerServe, ServeError } from "./serve.js";
 import { buildValues, ValuesInputError } from "./values.js";
@@ -65,7 +65,8 @@ async function render(opts: RenderOptions): Promise<void> {
     try {
       await writeFileAtomic(opts.output, output);
     } catch (e) {
-      throw new CliError(`cannot write ${opts.output}: ${(e as Error).message}`);
+      if (!(e instanceof WriteError)) throw e;
+      throw new CliError(`-o ${opts.output}: ${e.message}`);
     }
   }
 }
@@ -98,7 +99,7 @@ export function buildProgram(): Command {
   template
     .command("render")
     .description("render a Go template with Helm-style values, like `helm template` for a single file")
-    .requiredOption("-f, --file <template>", "template file to render")
+    .requiredOption("-f, --file <template>", "template file to render (required)")
     .option("--values <file>", "YAML values file (repeatable; later files override earlier ones)", collect)
     .option("--set <key=value>", "set values on the command line (repeatable; key=v1,key2=v2)", collect)
     .option("--set-string <key=value>", "like --set, but every value stays a string (repeatable)", collect)
@@ -108,14 +109,22 @@ export function buildProgram(): Command {
   program
     .command("kube-inject")
     .description("inject the Istio sidecar into the workloads of a Kubernetes YAML file (like istioctl kube-inject)")
-    .requiredOption("-f, --filename <file>", "input YAML; - reads standard input")
+    .requiredOption("-f, --filename <file>", "input YAML; - reads standard input (required)")
     .option(
       "--injectConfigFile <file>",
       "injector config: the `config` key of istio-sidecar-injector, or the ConfigMap",
     )
     .option("--meshConfigFile <file>", "mesh config: the `mesh` key of the istio ConfigMap, or the ConfigMap")
     .option("--valuesFile <file>", "injector values: the `values` key of istio-sidecar-injector, or the ConfigMap")
-    .option("--revision <name>", "control plane revision the workloads are injected for", "")
+    .option(
+      "--injectConfigMapName <name>",
+      "istioctl's in-cluster ConfigMap: ignored with a warning, meshinject reads --injectConfigFile",
+    )
+    .option(
+      "--meshConfigMapName <name>",
+      "istioctl's in-cluster ConfigMap: ignored with a warning, meshinject reads --meshConfigFile",
+    )
+    .option("-r, --revision <name>", "control plane revision the workloads are injected for", "")
     .option(
       "--native-sidecars <on|off|auto>",
       "inject the proxy as a native sidecar (auto: off, no cluster to ask)",
@@ -128,8 +137,16 @@ export function buildProgram(): Command {
   config
     .command("dump")
     .description("write the built-in config, values and mesh config as files the kube-inject flags accept")
-    .option("-d, --dir <dir>", "folder to write inject-config.yaml, values.json and mesh.yaml into", ".")
-    .action(dumpConfig);
+    .option(
+      "-d, --dir <dir>",
+      "folder to write inject-config.yaml, values.json and mesh.yaml into (created if missing)",
+      ".",
+    )
+    .option("-r, --revision <name>", "write the default of this revision's control plane (istiod-REVISION)", "")
+    .option("--force", "replace existing files")
+    .action(async (opts: { dir: string; force?: boolean; revision: string }) => {
+      process.stdout.write(await runConfigDump(opts));
+    });
   registerWebhookConfig(program);
   registerCerts(program);
   registerServe(program);
@@ -150,27 +167,6 @@ Examples:
   meshinject kube-inject -f app.yaml --injectConfigFile inject.yaml --valuesFile inject.yaml --meshConfigFile mesh.yaml
 `;
 
-async function dumpConfig(opts: { dir: string }): Promise<void> {
-  const files = defaultConfigFiles();
-  const written: string[] = [];
-  for (const [name, text] of [
-    ["inject-config.yaml", files.config],
-    ["values.json", files.values],
-    ["mesh.yaml", files.mesh],
-  ] as const) {
-    const path = `${opts.dir.replace(/\/$/, "")}/${name}`;
-    try {
-      await writeFileAtomic(path, text);
-    } catch (e) {
-      throw new CliError(`cannot write ${path}: ${(e as Error).message}`);
-    }
-    written.push(path);
-  }
-  process.stdout.write(
-    `wrote ${written.join(", ")}\nuse: meshinject kube-inject -f app.yaml --injectConfigFile ${written[0]} --valuesFile ${written[1]} --meshConfigFile ${written[2]}\n`,
-  );
-}
-
 /** Runs the program; user-facing errors print one line on stderr and set exit code 1. */
 export async function main(argv: readonly string[]): Promise<void> {
   try {
@@ -188,6 +184,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       e instanceof WebhookConfigCliError ||
       e instanceof CertsError ||
       e instanceof CertsCliError ||
+      e instanceof ConfigDumpError ||
       e instanceof ServeError;
     // Anything else is a bug in meshinject: keep the stack for the report.
     const message = expected ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;

@@ -3,12 +3,13 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { postReview } from "../webhook/https-client.js";
-import { readNamespacesFile } from "./serve.js";
+import { curlHint, listenErrorMessage, readNamespacesFile } from "./serve.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const EXAMPLE = JSON.parse(readFileSync(new URL("../../examples/admission-review.json", import.meta.url), "utf8"));
@@ -51,10 +52,19 @@ describe("meshinject serve", () => {
       const listening = lines.find((l) => l.msg === "sidecar injector webhook listening");
       const port = Number(listening?.port);
       assert.ok(port > 0);
-      assert.match(
+      // From a source checkout the hint names the example by its absolute path: it works from any folder.
+      const example = fileURLToPath(new URL("../../examples/admission-review.json", import.meta.url));
+      assert.equal(
         String(hint.try),
-        new RegExp(`curl -k .*--data @examples/admission-review.json https://127.0.0.1:${port}/inject`),
+        `curl -k -H 'Content-Type: application/json' --data @${example} https://127.0.0.1:${port}/inject`,
       );
+      // Without the example beside the package (an installed copy) the review is given inline; it is answered.
+      const inline = /--data '([^']+)'/.exec(curlHint(port, undefined))?.[1];
+      assert.ok(inline !== undefined);
+      const injected = await postReview({ port, review: JSON.parse(inline) });
+      const response = injected.response as { allowed: boolean; patch?: string };
+      assert.equal(response.allowed, true);
+      assert.match(Buffer.from(response.patch ?? "", "base64").toString(), /istio-proxy/);
       const answer = await postReview({ port, review: EXAMPLE });
       assert.equal((answer.response as { allowed: boolean }).allowed, true);
       const exited = once(child, "exit");
@@ -89,6 +99,53 @@ describe("meshinject serve", () => {
       assert.match(stderr, message);
       assert.equal(stderr.trim().split("\n").length, 1, stderr);
     }
+  });
+});
+
+describe("serve's listen errors", () => {
+  test("a port in use names the listener and the flag", { timeout: 60_000 }, async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, resolve));
+    const busy = String((blocker.address() as { port: number }).port);
+    try {
+      for (const [args, message] of [
+        [["--port", busy, "--metrics-port", "0"], `HTTPS port ${busy} is already in use: choose another with --port`],
+        [
+          ["--port", "0", "--metrics-port", busy],
+          `metrics port ${busy} is already in use: choose another with --metrics-port`,
+        ],
+      ] as const) {
+        const child = serve([...args]);
+        let stderr = "";
+        child.stderr?.setEncoding("utf8");
+        child.stderr?.on("data", (c: string) => {
+          stderr += c;
+        });
+        child.stdout?.resume();
+        const [code] = await once(child, "exit");
+        assert.equal(code, 1);
+        assert.match(stderr, new RegExp(`^meshinject: ${message} \\(0 picks a free port\\)\\n$`));
+      }
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test("listenErrorMessage", () => {
+    const err = (code: string, port: number) =>
+      Object.assign(new Error(code), { code, syscall: "listen", port, address: "::" });
+    const ports = { port: 9443, metricsPort: 9444 };
+    assert.match(listenErrorMessage(err("EACCES", 9443), ports) ?? "", /^HTTPS port 9443: permission denied.*--port$/);
+    assert.match(listenErrorMessage(err("EADDRINUSE", 9444), ports) ?? "", /^metrics port 9444 .*--metrics-port/);
+    assert.match(
+      listenErrorMessage(err("EADDRINUSE", 9443), { port: 9443, metricsPort: 9443 }) ?? "",
+      /--port and --metrics-port are both 9443/,
+    );
+    assert.equal(listenErrorMessage(new Error("other"), ports), undefined);
+  });
+
+  test("curlHint quotes paths for the shell", () => {
+    assert.match(curlHint(1, "/opt/my dir/review.json"), / --data '@\/opt\/my dir\/review\.json' /);
   });
 });
 

@@ -3,8 +3,10 @@
  * flags to options, SIGTERM/SIGINT to a graceful shutdown (exit 0), a second signal to exit now.
  */
 
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { splitYamlStream } from "../kube/stream.js";
 import { readYaml } from "../kube/yaml.js";
@@ -13,6 +15,7 @@ import { createLogger, isLogLevel, LOG_LEVELS } from "../webhook/logging.js";
 import { inClusterNamespaces } from "../webhook/namespaces.js";
 import type { NamespaceLike } from "../webhook/openshift.js";
 import { DEFAULT_METRICS_PORT, DEFAULT_PORT, type ServerOptions, startServer } from "../webhook/server.js";
+import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
 export interface ServeCliOptions {
   port: string;
@@ -118,8 +121,8 @@ function tlsFiles(opts: ServeCliOptions): ServerOptions["tls"] {
 }
 
 /** The generated certificate's names: loopback, and the webhook Service's DNS names. */
-function selfSignedHosts(opts: ServeCliOptions): string[] {
-  const service = opts.service ?? (opts.revision === "" ? "istiod" : `istiod-${opts.revision}`);
+export function selfSignedHosts(opts: ServeCliOptions): string[] {
+  const service = opts.service ?? serviceFor(opts.revision);
   const ns = opts.namespace;
   return [
     "localhost",
@@ -130,6 +133,73 @@ function selfSignedHosts(opts: ServeCliOptions): string[] {
     `${service}.${ns}.svc`,
     `${service}.${ns}.svc.cluster.local`,
   ];
+}
+
+/**
+ * A listen failure in the user's words: which port (HTTPS or metrics) and the flag that changes it.
+ * Undefined for errors that are not about listening.
+ */
+export function listenErrorMessage(
+  e: unknown,
+  options: Pick<ServerOptions, "port" | "metricsPort">,
+): string | undefined {
+  const err = e as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (err?.syscall !== "listen") return undefined;
+  const port = err.port;
+  if (port === options.port && port === options.metricsPort && port !== 0 && err.code === "EADDRINUSE") {
+    return `--port and --metrics-port are both ${port}: the HTTPS and metrics listeners need different ports`;
+  }
+  // The HTTPS listener opens first; a failure on another port number is the metrics listener's.
+  const [which, flag] = port === options.port ? ["HTTPS port", "--port"] : ["metrics port", "--metrics-port"];
+  switch (err.code) {
+    case "EADDRINUSE":
+      return `${which} ${port} is already in use: choose another with ${flag} (0 picks a free port)`;
+    case "EACCES":
+      return `${which} ${port}: permission denied (ports below 1024 need privileges): choose another with ${flag}`;
+    case "EADDRNOTAVAIL":
+      return `${which} ${port}: address ${err.address} is not an address of this host (${flag === "--port" ? "--host" : "--metrics-host"})`;
+    default:
+      return undefined;
+  }
+}
+
+/** examples/admission-review.json beside the package (a source checkout), if it is there. */
+function exampleReviewPath(): string | undefined {
+  const path = fileURLToPath(new URL("../../examples/admission-review.json", import.meta.url));
+  return existsSync(path) ? path : undefined;
+}
+
+/** A small AdmissionReview for one Pod, for the start-up hint when the example file is not installed. */
+const INLINE_REVIEW = JSON.stringify({
+  apiVersion: "admission.k8s.io/v1",
+  kind: "AdmissionReview",
+  request: {
+    uid: "1",
+    kind: { group: "", version: "v1", kind: "Pod" },
+    resource: { group: "", version: "v1", resource: "pods" },
+    namespace: "default",
+    operation: "CREATE",
+    object: {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "web" },
+      spec: { containers: [{ name: "web", image: "nginx" }] },
+    },
+  },
+});
+
+/** Single-quotes `text` for a POSIX shell. */
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The curl command of the start-up hint, runnable from any folder: the example file by its absolute
+ * path when it is beside the package, else a small review inline.
+ */
+export function curlHint(port: number, example: string | undefined): string {
+  const data = example === undefined ? shellQuote(INLINE_REVIEW) : shellQuote(`@${example}`);
+  return `curl -k -H 'Content-Type: application/json' --data ${data} https://127.0.0.1:${port}/inject`;
 }
 
 export async function runServe(opts: ServeCliOptions): Promise<void> {
@@ -171,10 +241,10 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
     server = await startServer(options);
   } catch (e) {
     logger.flush();
-    throw new ServeError((e as Error).message);
+    throw new ServeError(listenErrorMessage(e, options) ?? (e as Error).message);
   }
   if (tls === undefined) {
-    const curl = `curl -k -H 'Content-Type: application/json' --data @examples/admission-review.json https://127.0.0.1:${server.port}/inject`;
+    const curl = curlHint(server.port, exampleReviewPath());
     logger.info({ try: curl }, `serving with a generated self-signed certificate; try: ${curl}`);
   }
   await new Promise<void>((resolve) => {
@@ -230,11 +300,14 @@ export function registerServe(program: Command): void {
       "--namespace-source <in-cluster|file>",
       "with --platform openshift: where namespaces are read (default in-cluster: the API server)",
     )
-    .option("--service <name>", "Service name for the generated certificate (default istiod, istiod-REVISION)")
+    .option(
+      "--service <name>",
+      `Service name for the generated certificate (default: "${DEFAULT_SERVICE}", or "${DEFAULT_SERVICE}-REVISION" with --revision; as in deploy/ and certs)`,
+    )
     .option(
       "--namespace <ns>",
       "Service namespace for the generated certificate",
-      process.env.POD_NAMESPACE ?? "istio-system",
+      process.env.POD_NAMESPACE ?? DEFAULT_NAMESPACE,
     )
     .option("--log-level <level>", `log level (${LOG_LEVELS.join(", ")})`, "info")
     .option("--watch-interval <ms>", "how often the certificate and config files are polled", "2000")
@@ -266,7 +339,8 @@ uses 1337; it never fails the admission.
 
 SIGTERM/SIGINT: stop accepting, finish requests in flight (at most --shutdown-timeout), exit 0.
 
-Try it:
+Try it (without certificate flags, serve logs a curl command that works from any folder):
   meshinject serve --port 9443
   curl -k -H 'Content-Type: application/json' --data @examples/admission-review.json https://127.0.0.1:9443/inject
+  (examples/admission-review.json is in the source repository, not in the installed package)
 `;

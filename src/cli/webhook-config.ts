@@ -11,7 +11,8 @@ import {
   type WebhookConfigOptions,
   webhookConfiguration,
 } from "../webhook/webhook-config.js";
-import { writeFileAtomic } from "./output.js";
+import { WriteError, writeFileAtomic } from "./output.js";
+import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
 export interface WebhookConfigCliOptions {
   revision: string;
@@ -54,7 +55,9 @@ export async function webhookConfigOptions(opts: WebhookConfigCliOptions): Promi
     enableNamespacesByDefault: opts.enableNamespacesByDefault ?? false,
   };
   if (opts.tag !== undefined) options.tag = opts.tag;
-  if (opts.service !== undefined) options.service = opts.service;
+  // Without --url the webhooks call a Service: the one `certs` and deploy/ name unless told otherwise.
+  if (opts.url === undefined) options.service = opts.service ?? serviceFor(opts.revision);
+  else if (opts.service !== undefined) options.service = opts.service;
   if (opts.port !== undefined) options.port = integer("--port", opts.port);
   if (opts.path !== undefined) options.path = opts.path;
   if (opts.cluster !== undefined) options.cluster = opts.cluster;
@@ -71,8 +74,23 @@ export async function webhookConfigOptions(opts: WebhookConfigCliOptions): Promi
   return options;
 }
 
+/** The stderr warning for a configuration without caBundle, or undefined when there is one. */
+export function caBundleWarning(opts: WebhookConfigCliOptions): string | undefined {
+  if (opts.caBundleFile !== undefined) return undefined;
+  if (opts.url !== undefined) {
+    return "meshinject: warning: no --ca-bundle-file: the webhooks have no caBundle, so the API server trusts --url only if its certificate chains to the API server's own trusted roots\n";
+  }
+  const consequence =
+    opts.failurePolicy === "Fail"
+      ? "; with failurePolicy Fail, pods in injected namespaces cannot be created until then"
+      : "";
+  return `meshinject: warning: no --ca-bundle-file: the webhooks have no caBundle, so the API server will not trust the webhook until caBundle is set${consequence} (meshinject certs writes ca.crt to pass as --ca-bundle-file)\n`;
+}
+
 export async function runWebhookConfig(opts: WebhookConfigCliOptions): Promise<void> {
   const text = writeYaml(webhookConfiguration(await webhookConfigOptions(opts)));
+  const warning = caBundleWarning(opts);
+  if (warning !== undefined) process.stderr.write(warning);
   if (opts.output === undefined) {
     process.stdout.write(text);
     return;
@@ -80,7 +98,8 @@ export async function runWebhookConfig(opts: WebhookConfigCliOptions): Promise<v
   try {
     await writeFileAtomic(opts.output, text);
   } catch (e) {
-    throw new WebhookConfigCliError(`cannot write ${opts.output}: ${(e as Error).message}`);
+    if (!(e instanceof WriteError)) throw e;
+    throw new WebhookConfigCliError(`-o ${opts.output}: ${e.message}`);
   }
 }
 
@@ -105,8 +124,11 @@ export function registerWebhookConfig(program: Command): void {
     .description("print the MutatingWebhookConfiguration for the injector (Istio's four webhooks and selectors)")
     .option("--revision <name>", "control-plane revision; empty for the default revision", "")
     .option("--tag <name>", "revision tag: istio-revision-tag-TAG, selecting istio.io/rev=TAG, served by --revision")
-    .option("--namespace <ns>", "namespace of the webhook Service", "istio-system")
-    .option("--service <name>", "webhook Service name (default istiod, or istiod-REVISION)")
+    .option("--namespace <ns>", "namespace of the webhook Service", DEFAULT_NAMESPACE)
+    .option(
+      "--service <name>",
+      `webhook Service name (default: "${DEFAULT_SERVICE}", or "${DEFAULT_SERVICE}-REVISION" with --revision; as in deploy/ and certs)`,
+    )
     .option("--port <port>", "webhook Service port (default 443)")
     .option("--path <path>", "request path (default /inject, plus /cluster/C/net/N)")
     .option("--cluster <id>", "cluster ID passed in the path (/inject/cluster/ID)")

@@ -116,3 +116,14 @@ test("a folder's mesh added after start-up is used; removed again, the config is
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("injectorSources: a named revision's built-in texts fill in what no file gives", () => {
+  const files = configFiles({ revision: "canary" });
+  const sources = injectorSources(files, new Map());
+  assert.deepEqual(
+    { values: sources.values, mesh: sources.mesh },
+    { values: defaultConfigFiles("canary").values, mesh: defaultConfigFiles("canary").mesh },
+  );
+  assert.match(sources.mesh, /istiod-canary\.istio-system\.svc:15012/);
+  assert.equal(injectorSources(configFiles({}), new Map()).mesh, defaultConfigFiles().mesh);
+});

@@ -33,6 +33,8 @@ export interface ConfigFiles {
   mesh?: string;
   /** Paths above that may be absent, which then gives the built-in text (the folder's `mesh`). */
   optional?: readonly string[];
+  /** Whose built-in texts fill in what no file gives: a named revision's own control plane. */
+  revision?: string;
 }
 
 export interface ConfigFileOptions {
@@ -40,6 +42,8 @@ export interface ConfigFileOptions {
   injectConfigFile?: string;
   valuesFile?: string;
   meshConfigFile?: string;
+  /** The revision served: the built-in default for what no file gives is that revision's. */
+  revision?: string;
 }
 
 /** The state's settings that do not come from the files. */
@@ -67,6 +71,7 @@ export function configFiles(options: ConfigFileOptions): ConfigFiles {
     values: options.valuesFile ?? inDir("values"),
     mesh: options.meshConfigFile ?? inDir("mesh"),
   };
+  if (options.revision) files.revision = options.revision;
   const folderMesh = options.meshConfigFile === undefined ? inDir("mesh") : undefined;
   return folderMesh === undefined ? files : { ...files, optional: [folderMesh] };
 }
@@ -83,7 +88,7 @@ export function configPaths(files: ConfigFiles): string[] {
 
 /** The three texts for loadInjector, from the files' texts and the built-in default. */
 export function injectorSources(files: ConfigFiles, texts: ReadonlyMap<string, string>): InjectorSources {
-  const builtin = defaultConfigFiles();
+  const builtin = defaultConfigFiles(files.revision);
   const text = (path: string | undefined, fallback: string) =>
     present(files, path, texts) ? (texts.get(path) ?? "") : fallback;
   const name = (path: string | undefined, fallback: string) => (present(files, path, texts) ? path : fallback);

@@ -187,7 +187,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(options.platform === undefined ? {} : { platform: options.platform }),
     env: options.env ?? ((name) => process.env[name]),
   };
-  const files = configFiles(options.config ?? {});
+  const files = configFiles({ ...options.config, revision: options.revision });
   const loaded = await loadConfig(files, settings);
   let state: WebhookState = loaded.state;
   metrics.configLastReloadSuccess.setToCurrentTime();
