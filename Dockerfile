@@ -5,7 +5,8 @@
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --ignore-scripts: package.json's "prepare" would build before the sources are copied in.
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # Compile, then drop the dev dependencies (TypeScript, test tools) from node_modules.

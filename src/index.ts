@@ -9,45 +9,82 @@
  * ```
  */
 
+import { checkOptions } from "./api-options.js";
+import { ConfigError } from "./inject/config.js";
 import { defaultConfigFiles } from "./inject/defaults.js";
-import { type InjectorEnvironment, type LoadedInjector, loadInjector } from "./inject/injector.js";
-import { injectObject, kubeInject } from "./inject/kube-inject.js";
+import type { EnvLookup } from "./inject/funcs.js";
+import { InjectionError } from "./inject/inject.js";
+import { configMapHasKey, type LoadedInjector, loadInjector } from "./inject/injector.js";
+import { injectObject, kubeInject, oneLine } from "./inject/kube-inject.js";
 import { marshalTyped } from "./kube/typed.js";
 
 export { ConfigError } from "./inject/config.js";
 export { defaultConfigFiles } from "./inject/defaults.js";
+export type { EnvLookup } from "./inject/funcs.js";
 export { InjectionError } from "./inject/inject.js";
-export type { LoadedInjector as Injector } from "./inject/injector.js";
 export { DocumentError } from "./inject/kube-inject.js";
 
+/**
+ * A loaded and checked injector configuration, from {@link loadInjectorConfig}: what {@link inject}
+ * and {@link injectYaml} inject with. Treat it as read-only; load a new one to change it.
+ */
+export interface Injector extends LoadedInjector {
+  /** The control-plane revision it was loaded for ("" = the default one); `inject` uses it unless told otherwise. */
+  readonly revision: string;
+}
+
 /** Where an injector's configuration comes from; anything left out is the built-in default. */
-export interface InjectorConfigSources extends InjectorEnvironment {
-  /** The `config` key of ConfigMap istio-sidecar-injector (YAML), or the whole ConfigMap. */
+export interface InjectorConfigSources {
+  /**
+   * The `config` key of ConfigMap istio-sidecar-injector (YAML), or the whole ConfigMap, whose
+   * `values` key is then used too unless `values` is given (as `istioctl kube-inject` reads it).
+   */
   config?: string;
   /** The `values` key of ConfigMap istio-sidecar-injector (JSON), or the whole ConfigMap. */
   values?: string;
   /** The `mesh` key of ConfigMap istio (YAML), or the whole ConfigMap. */
   mesh?: string;
+  /**
+   * The control-plane revision (`istioctl install --revision canary`): the built-in default for what
+   * is left out is that revision's (its istiod is `istiod-canary`), and `inject` injects for it.
+   */
+  revision?: string;
+  /** What the templates' `env` function reads (default: nothing is set). */
+  env?: EnvLookup;
+  /** Istio's `COMPLIANCE_POLICY`, e.g. `fips-140-3`. */
+  compliancePolicy?: string;
 }
+
+const SOURCE_TYPES = {
+  config: "string",
+  values: "string",
+  mesh: "string",
+  revision: "string",
+  env: "function",
+  compliancePolicy: "string",
+} as const;
 
 /**
  * Loads and checks an injector configuration: Istio's ConfigMap contents as they are. Throws a
- * ConfigError naming the document and field when something is malformed or a template does not parse.
+ * ConfigError naming the document and field when something is malformed or a template does not
+ * parse, and a TypeError for an option that is unknown or of the wrong type.
  */
-export function loadInjectorConfig(sources: InjectorConfigSources = {}): LoadedInjector {
-  const defaults = defaultConfigFiles();
-  return loadInjector(
-    {
-      config: sources.config ?? defaults.config,
-      values: sources.values ?? defaults.values,
-      mesh: sources.mesh ?? defaults.mesh,
-    },
+export function loadInjectorConfig(sources: InjectorConfigSources = {}): Injector {
+  checkOptions("loadInjectorConfig", sources, SOURCE_TYPES);
+  const revision = sources.revision ?? "";
+  const defaults = defaultConfigFiles(revision);
+  const config = sources.config ?? defaults.config;
+  const values =
+    sources.values ?? (sources.config !== undefined && configMapHasKey(config, "values") ? config : defaults.values);
+  const loaded = loadInjector(
+    { config, values, mesh: sources.mesh ?? defaults.mesh },
     { env: sources.env, compliancePolicy: sources.compliancePolicy },
   );
+  return { ...loaded, revision };
 }
 
 export interface InjectOptions {
-  /** The control-plane revision the workload is injected for; "" (default) for the default revision. */
+  /** The control-plane revision the workload is injected for; default: the injector's (see loadInjectorConfig). */
   revision?: string;
   /** Inject the proxy as a native sidecar (an init container with restartPolicy Always). Default false. */
   nativeSidecars?: boolean;
@@ -55,15 +92,47 @@ export interface InjectOptions {
   onWarning?: (message: string) => void;
 }
 
-function kubeInjectOptions(injector: LoadedInjector, options: InjectOptions) {
+const OPTION_TYPES = { revision: "string", nativeSidecars: "boolean", onWarning: "function" } as const;
+
+function kubeInjectOptions(caller: string, injector: Injector, options: InjectOptions) {
+  checkOptions(caller, options, OPTION_TYPES);
+  if (typeof injector !== "object" || injector === null || !("settings" in injector) || !("meshConfig" in injector)) {
+    throw new TypeError(`${caller}: the first argument must be an injector from loadInjectorConfig()`);
+  }
   return {
     settings: injector.settings,
     config: injector.config,
     meshConfig: injector.meshConfig,
-    revision: options.revision ?? "",
+    revision: options.revision ?? injector.revision ?? "",
     nativeSidecar: options.nativeSidecars ?? false,
     warn: options.onWarning ?? (() => {}),
   };
+}
+
+/** `Kind "name"` of a manifest, for messages. */
+function describeManifest(obj: Record<string, unknown>): string {
+  const kind = typeof obj.kind === "string" ? obj.kind : "object";
+  const meta = obj.metadata as { name?: unknown } | undefined;
+  return typeof meta?.name === "string" && meta.name !== "" ? `${kind} ${JSON.stringify(meta.name)}` : kind;
+}
+
+/** A deep copy of the caller's manifest, which must be plain (JSON-like) data. */
+function copyOf(manifest: unknown): Record<string, unknown> {
+  if (typeof manifest === "string") {
+    throw new TypeError("inject: the manifest is a string; for YAML or JSON text use injectYaml()");
+  }
+  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
+    throw new TypeError(
+      `inject: the manifest must be one Kubernetes object, got ${Array.isArray(manifest) ? "an array (inject each, or use a List)" : String(manifest)}`,
+    );
+  }
+  try {
+    return structuredClone(manifest as Record<string, unknown>);
+  } catch (e) {
+    throw new TypeError(
+      `inject: the manifest must be plain data (objects, arrays, strings, numbers, booleans): ${(e as Error).message}`,
+    );
+  }
 }
 
 /**
@@ -71,17 +140,30 @@ function kubeInjectOptions(injector: LoadedInjector, options: InjectOptions) {
  * ReplicationController, Job, CronJob, DeploymentConfig or List. Other kinds, and workloads that
  * opt out or use host networking, come back as given. The result is a new object in the shape
  * Kubernetes itself writes (typed: empty fields dropped, `resources: {}` and the like present).
- * Throws InjectionError with the reason (for example an invalid `sidecar.istio.io/*` annotation).
+ * Label and annotation values are read as Kubernetes decodes them (`sidecar.istio.io/inject: true`
+ * given as a boolean is "true"). Throws InjectionError with the reason (for example an invalid
+ * `sidecar.istio.io/*` annotation, or `Deployment "web": spec.template is missing`).
  */
-export function inject<T extends object>(injector: LoadedInjector, manifest: T, options: InjectOptions = {}): T {
-  const copy = structuredClone(manifest as unknown as Record<string, unknown>);
-  const injected = injectObject(copy, kubeInjectOptions(injector, options));
-  // Skipped (not a workload, opted out, host network): the copy comes back as it was given.
-  if (injected === copy || typeof copy.kind !== "string") return injected as unknown as T;
-  return marshalTyped(injected, copy.kind) as T;
+export function inject<T extends object>(injector: Injector, manifest: T, options: InjectOptions = {}): T {
+  const settings = kubeInjectOptions("inject", injector, options);
+  const copy = copyOf(manifest);
+  try {
+    const injected = injectObject(copy, settings);
+    // Skipped (not a workload, opted out, host network): the copy comes back as it was given.
+    if (injected === copy || typeof copy.kind !== "string") return injected as unknown as T;
+    return marshalTyped(injected, copy.kind) as T;
+  } catch (e) {
+    if (e instanceof ConfigError || !(e instanceof Error)) throw e;
+    // One error type for "this object cannot be injected", one line, naming the object.
+    const prefix = `${describeManifest(copy)}: `;
+    const message = oneLine(e.message);
+    throw new InjectionError(message.startsWith(prefix) ? message : prefix + message, { cause: e });
+  }
 }
 
 /** Injects every workload of a YAML stream, as `meshinject kube-inject` does; other documents pass through verbatim. */
-export function injectYaml(injector: LoadedInjector, yaml: string, options: InjectOptions = {}): string {
-  return kubeInject(yaml, kubeInjectOptions(injector, options));
+export function injectYaml(injector: Injector, yaml: string, options: InjectOptions = {}): string {
+  const settings = kubeInjectOptions("injectYaml", injector, options);
+  if (typeof yaml !== "string") throw new TypeError(`injectYaml: the YAML must be a string, got ${typeof yaml}`);
+  return kubeInject(yaml, settings);
 }

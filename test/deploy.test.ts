@@ -115,6 +115,9 @@ describe("deploy/", async () => {
     const dockerfile = await text("Dockerfile");
     assert.equal((dockerfile.match(/^FROM node:20-slim/gm) ?? []).length, 2);
     assert.match(dockerfile, /RUN npm ci/);
+    // package.json's prepare script builds; in the image the sources are copied after npm ci.
+    const scripts = JSON.parse(await text("package.json")).scripts as Record<string, string>;
+    if (scripts.prepare !== undefined) assert.match(dockerfile, /RUN npm ci --ignore-scripts/);
     assert.match(dockerfile, /npm prune --omit=dev/);
     assert.match(dockerfile, /^USER 1000:1000$/m);
     assert.equal(pod.spec.securityContext.runAsUser, 1000);

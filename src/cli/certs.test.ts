@@ -1,24 +1,12 @@
 // `meshinject certs` and `meshinject webhook-config` end to end, run from source through tsx.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { meshinject } from "../../test/meshinject-cli.js";
 import { readYaml } from "../kube/yaml.js";
-
-const root = fileURLToPath(new URL("../../", import.meta.url));
-
-function meshinject(...args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe("meshinject certs / webhook-config", async () => {
   const dir = await mkdtemp(join(tmpdir(), "meshinject-certs-"));

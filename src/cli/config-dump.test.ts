@@ -1,22 +1,10 @@
 // `meshinject config dump`: creates the folder, refuses to replace files without --force.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-
-const root = fileURLToPath(new URL("../../", import.meta.url));
-
-function meshinject(...args: string[]) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { meshinject } from "../../test/meshinject-cli.js";
 
 describe("meshinject config dump", async () => {
   const dir = await mkdtemp(join(tmpdir(), "meshinject-dump-"));

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "../inject/config.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
-import { configMapHasKey, configMapKey, type InjectorSources, loadInjector } from "../inject/injector.js";
+import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
 import { DocumentError, kubeInject, oneLine } from "../inject/kube-inject.js";
 import { WriteError, writeFileAtomic } from "./output.js";
 
@@ -106,8 +106,6 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
   const input = await readInput(opts.filename, "input");
   let output: string;
   try {
-    // Take the mesh key out of a ConfigMap here: loadInjector would name the file twice in the error.
-    if (opts.meshConfigFile) sources.mesh = configMapKey(sources.mesh, "mesh", opts.meshConfigFile);
     const loaded = loadInjector(sources, {
       env: (name) => process.env[name],
       compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",

@@ -11,6 +11,7 @@ import { DocumentError } from "../inject/kube-inject.js";
 import { TemplateError } from "../template/index.js";
 import { CertsError } from "../webhook/certs.js";
 import { WebhookConfigError } from "../webhook/webhook-config.js";
+import { captureRulesCommand } from "./capture-rules.js";
 import { CertsCliError, registerCerts } from "./certs.js";
 import { ConfigDumpError, runConfigDump } from "./config-dump.js";
 import { KubeInjectError, runKubeInject } from "./kube-inject.js";
@@ -150,6 +151,7 @@ export function buildProgram(): Command {
   registerWebhookConfig(program);
   registerCerts(program);
   registerServe(program);
+  program.addCommand(captureRulesCommand());
   return program;
 }
 

@@ -134,3 +134,26 @@ describe("annotation table", () => {
     assert.equal(annotationInfo("sidecar.istio.io/nope"), undefined);
   });
 });
+
+describe("validateAnnotations on values that are not strings", () => {
+  it("refuses them with a validation error, never a TypeError", () => {
+    const raw = { "sidecar.istio.io/proxyCPU": 1, "sidecar.istio.io/interceptionMode": { a: 1 } } as unknown as Record<
+      string,
+      string
+    >;
+    assert.throws(
+      () => validateAnnotations(raw),
+      (e: unknown) => {
+        assert.ok(e instanceof AnnotationValidationError);
+        assert.deepEqual(
+          e.failures.map((f) => [f.name, f.value, f.reason]),
+          [
+            ["sidecar.istio.io/interceptionMode", '{"a":1}', "the value must be a string, got map"],
+            ["sidecar.istio.io/proxyCPU", "1", "the value must be a string, got number"],
+          ],
+        );
+        return true;
+      },
+    );
+  });
+});

@@ -235,6 +235,20 @@ export const ANNOTATION_VALIDATORS: ReadonlyMap<string, AnnotationValidator> = n
   ["sidecar.istio.io/proxyMemoryLimit", validateResourceQuantity],
 ]);
 
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "list";
+  return typeof v === "object" ? "map" : typeof v;
+}
+
+function displayValue(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
 /**
  * Every refused annotation, in name order (Go visits the map in random order; sorting keeps the
  * joined message stable).
@@ -248,7 +262,12 @@ export function annotationFailures(
     let validator = ANNOTATION_VALIDATORS.get(name);
     if (validator === undefined) continue;
     if (name === "proxy.istio.io/config" && options.proxyConfig !== undefined) validator = options.proxyConfig;
-    const value = (annotations as Record<string, string>)[name] as string;
+    const value: unknown = (annotations as Record<string, unknown>)[name];
+    if (typeof value !== "string") {
+      // Typed pods only have strings here; anything else is refused rather than handed to a validator.
+      failures.push({ name, value: displayValue(value), reason: `the value must be a string, got ${kindOf(value)}` });
+      continue;
+    }
     const reason = validator(value);
     if (reason !== undefined) failures.push({ name, value, reason });
   }

@@ -120,6 +120,53 @@ describe("inject", () => {
     assert.deepEqual(inject(injector, once), once);
   });
 
+  test("label and annotation values that are not strings are typed first, as Go decodes them", () => {
+    // What a manifest built in code (or read with a YAML 1.1 reader) may hold: `inject: yes`, `proxyCPU: 1`.
+    const manifest = deployment({}) as Obj;
+    manifest.spec.template.metadata.labels.canary = true;
+    manifest.spec.template.metadata.annotations = { "sidecar.istio.io/inject": true, "sidecar.istio.io/proxyCPU": 1 };
+    const out = inject(injector, manifest);
+    assert.deepEqual(names(podSpec(out).containers), ["web", "istio-proxy"]);
+    assert.equal(out.spec.template.metadata.labels.canary, "true");
+    const proxy = podSpec(out).containers.find((c: Obj) => c.name === "istio-proxy");
+    assert.equal(proxy.resources.requests.cpu, "1");
+  });
+
+  test("a map as an annotation value is an InjectionError naming the workload and the field", () => {
+    const manifest = deployment({}) as Obj;
+    manifest.spec.template.metadata.annotations = { "sidecar.istio.io/inject": { on: true } };
+    assert.throws(
+      () => inject(injector, manifest),
+      (e: unknown) =>
+        e instanceof InjectionError &&
+        e.message ===
+          'Deployment "web": spec.template.metadata.annotations["sidecar.istio.io/inject"] must be a string, got map',
+    );
+  });
+
+  test("a workload without a pod template is an InjectionError, not an injected proxy-only pod", () => {
+    const manifest = deployment({}) as Obj;
+    delete manifest.spec.template;
+    assert.throws(
+      () => inject(injector, manifest),
+      (e: unknown) => e instanceof InjectionError && e.message === 'Deployment "web": spec.template is missing',
+    );
+    assert.throws(
+      () => inject(injector, { apiVersion: "v1", kind: "Pod", metadata: { name: "p" } }),
+      (e: unknown) => e instanceof InjectionError && e.message === 'Pod "p": spec is missing',
+    );
+    assert.throws(
+      () =>
+        inject(injector, {
+          apiVersion: "v1",
+          kind: "List",
+          items: [{ apiVersion: "apps/v1", kind: "Deployment", spec: "hello" }],
+        }),
+      (e: unknown) =>
+        e instanceof InjectionError && /item 1 \(Deployment\): spec must be a map, got string/.test(e.message),
+    );
+  });
+
   test("InjectionError is exported for callers to tell injection failures apart", () => {
     assert.equal(typeof InjectionError, "function");
   });

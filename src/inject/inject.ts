@@ -4,6 +4,7 @@
  * probe rewriting, status annotation, container order). Both kube-inject and the webhook call this.
  */
 
+import { marshalTyped, TypedDecodeError } from "../kube/typed.js";
 import { type MeshConfig, meshConfigView, type ProxyConfig, proxyConfigView } from "../mesh/index.js";
 import { type GoValue, type Template, TemplateError } from "../template/index.js";
 import { parseBool } from "../template/strconv.js";
@@ -18,7 +19,7 @@ import {
   reinsertOverrides,
   stripPreviousInjection,
 } from "./overrides.js";
-import { clone, findContainer, type Pod, PROXY_CONTAINER } from "./pod.js";
+import { clone, findContainer, isRecord, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
 import { applyMetadata, applyPrometheusMerge, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
 
@@ -39,6 +40,12 @@ export interface InjectorSettings {
 /** One pod's injection request. */
 export interface PodInjection {
   pod: Pod;
+  /**
+   * The pod is typed already ({@link typedPod}, or marshalTyped as a Pod): injectPod then does not
+   * type it again. Otherwise injectPod types it first, so that annotation validation and the
+   * templates see what Go sees (`sidecar.istio.io/proxyCPU: 1` is "1").
+   */
+  podTyped?: boolean;
   /** The top-level object's kind and apiVersion (a Deployment's, for its pods). */
   typeMeta: { kind: string; apiVersion: string };
   /** The workload's name and namespace. */
@@ -61,6 +68,50 @@ export interface PodInjection {
 const TEMPLATES_ANNOTATION = "inject.istio.io/templates";
 const NATIVE_ANNOTATION = "sidecar.istio.io/nativeSidecar";
 const NETWORK_LABEL = "topology.istio.io/network";
+
+/** Where a pod's parts sit in their document, for messages (`spec.template.metadata`...). */
+export interface PodPartPaths {
+  metadata: string;
+  spec: string;
+}
+
+/**
+ * The pod as Go decodes it into its typed struct (sigs.k8s.io/yaml, then encoding/json): unknown
+ * fields dropped, a YAML bool or number given for a string field made a string (`true` → "true",
+ * `1.10` → "1.1"). Everything that decides about or reads the pod (policy, annotation validation,
+ * templates) works on this; fields besides metadata and spec (kind, status...) are typed too. A new
+ * object; the input is not modified. Throws {@link InjectionError}
+ * when a value cannot be decoded; a label or annotation that is a map or a list is named
+ * (`spec.template.metadata.annotations["x"] must be a string, got map`).
+ */
+export function typedPod(pod: PodLike, paths: PodPartPaths = { metadata: "metadata", spec: "spec" }): Pod {
+  let typed: Pod;
+  try {
+    typed = marshalTyped(pod, "Pod") as Pod;
+  } catch (e) {
+    if (!(e instanceof TypedDecodeError)) throw e;
+    throw new InjectionError(stringMapProblem(pod.metadata, paths.metadata) ?? e.message, { cause: e });
+  }
+  typed.metadata ??= {};
+  typed.spec ??= {};
+  return typed;
+}
+
+/** The first label or annotation value that no string can be decoded from, as a message; or undefined. */
+function stringMapProblem(metadata: unknown, path: string): string | undefined {
+  if (!isRecord(metadata)) return undefined;
+  for (const field of ["labels", "annotations"]) {
+    const map = metadata[field];
+    if (!isRecord(map)) continue;
+    for (const [key, value] of Object.entries(map)) {
+      if (typeof value === "object" && value !== null) {
+        const kind = Array.isArray(value) ? "list" : "map";
+        return `${path}.${field}[${JSON.stringify(key)}] must be a string, got ${kind}`;
+      }
+    }
+  }
+  return undefined;
+}
 
 /** The template names for a pod: its annotation's list, or the defaults, with aliases expanded. */
 export function selectTemplates(req: PodInjection): string[] {
@@ -101,7 +152,8 @@ function render(name: string, template: Template, data: GoValue): string {
 }
 
 /** Injects one pod; returns the injected pod (a new object). */
-export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
+export function injectPod(settings: InjectorSettings, request: PodInjection): Pod {
+  const req = request.podTyped ? request : { ...request, pod: typedPod(request.pod), podTyped: true };
   const original = req.pod;
   const annotations = original.metadata.annotations ?? {};
   try {
@@ -134,9 +186,9 @@ export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
     compliancePolicy: settings.compliancePolicy,
   });
 
-  // The first merge marshals the original into a new typed pod; later merges work on their own typed results.
+  // The original is typed: the first merge works on a copy of it, later merges on their own typed results.
   let merged: Pod = original;
-  let mergedTyped = false;
+  let mergedOwn = false;
   let templatePod: Pod = { metadata: {}, spec: {} };
   let templateTyped = false;
   const native =
@@ -158,8 +210,8 @@ export function injectPod(settings: InjectorSettings, req: PodInjection): Pod {
     ) {
       merged = moveProxyToInitContainers(merged);
     }
-    merged = applyOverlayObject(merged, overlay, name, mergedTyped);
-    mergedTyped = true;
+    merged = applyOverlayObject(mergedOwn ? merged : clone(merged), overlay, name, true);
+    mergedOwn = true;
   }
   if (merged === original) merged = clone(original);
 

@@ -103,9 +103,10 @@ export function loadInjector(sources: InjectorSources, environment: InjectorEnvi
   const names = { config: "config", values: "values", mesh: "mesh", ...sources.names };
   const config = parseInjectorConfig(configMapKey(sources.config, "config", names.config), names.config);
   const values = parseValues(configMapKey(sources.values, "values", names.values), names.values);
+  const meshText = configMapKey(sources.mesh, "mesh", names.mesh); // its errors name the source already
   let meshConfig: MeshConfig;
   try {
-    meshConfig = applyMeshConfig(configMapKey(sources.mesh, "mesh", names.mesh), defaultMeshConfig());
+    meshConfig = applyMeshConfig(meshText, defaultMeshConfig());
   } catch (e) {
     throw new ConfigError(`${names.mesh}: ${(e as Error).message}`);
   }

@@ -6,11 +6,17 @@
 
 import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
-import { checkApiVersion, workloadOf } from "../kube/workloads.js";
+import {
+  checkApiVersion,
+  InvalidWorkloadError,
+  isInjectable,
+  type WorkloadRef,
+  workloadOf,
+} from "../kube/workloads.js";
 import { readYaml, writeYaml } from "../kube/yaml.js";
 import { applyProxyConfigToMesh, type MeshConfig } from "../mesh/index.js";
 import type { InjectorConfig } from "./config.js";
-import { type InjectorSettings, injectPod } from "./inject.js";
+import { InjectionError, type InjectorSettings, injectPod, typedPod } from "./inject.js";
 import { isRecord, type Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
 
@@ -63,7 +69,7 @@ function causeOf(e: Error, obj: Record<string, unknown>): string {
 }
 
 /** An error inside a List, re-thrown with the item it is about. */
-class ListItemError extends Error {
+class ListItemError extends InjectionError {
   override name = "ListItemError";
 }
 
@@ -117,7 +123,22 @@ function inputRelative(message: string, start: number): string {
 
 const PROXY_CONFIG_ANNOTATION = "proxy.istio.io/config";
 
-/** Injects one decoded object (recursing into Lists); returns it changed, or as it was when skipped. */
+/** The workload view of an object; a workload whose pod cannot be found is an {@link InjectionError}. */
+function workloadRefOf(obj: Record<string, unknown>): WorkloadRef | undefined {
+  try {
+    return workloadOf(obj);
+  } catch (e) {
+    if (e instanceof InvalidWorkloadError) throw new InjectionError(e.message, { cause: e });
+    throw e;
+  }
+}
+
+/**
+ * Injects one decoded object (recursing into Lists); returns it changed, or as it was when skipped.
+ * Throws {@link InjectionError} when the workload is malformed (no pod template, no containers, a
+ * label that is a map...) or cannot be injected; its message starts with `Kind "name": ` where the
+ * cause is about the workload's shape.
+ */
 export function injectObject(obj: Record<string, unknown>, options: KubeInjectOptions): Record<string, unknown> {
   if (obj.kind === "List") {
     // Items of the injectable kinds are injected and written as typed objects; other items stay as they are.
@@ -125,7 +146,7 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
     return {
       ...obj,
       items: items.map((item, i) => {
-        if (!isRecord(item) || workloadOf(item) === undefined) return item;
+        if (!isRecord(item) || !isInjectable(item) || item.kind === "List") return item;
         try {
           checkApiVersion(item);
           return marshalTyped(injectObject(item, options), String(item.kind)) as Record<string, unknown>;
@@ -136,10 +157,17 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
       }),
     };
   }
-  const ref = workloadOf(obj);
+  const ref = workloadRefOf(obj);
   if (ref === undefined) return obj;
-  // Not copied: injectPod leaves its input alone.
-  const pod: Pod = { metadata: ref.pod.metadata ?? {}, spec: ref.pod.spec ?? {} } as Pod;
+  // Typed before anything reads it, as istioctl decodes the document before deciding: `inject: yes`
+  // is "true", `proxyCPU: 1` is "1". The only typing of the pod: injectPod is told it is done.
+  let pod: Pod;
+  try {
+    pod = typedPod(ref.pod, ref.paths);
+  } catch (e) {
+    if (e instanceof InjectionError) throw new InjectionError(`${describe(obj)}: ${e.message}`, { cause: e });
+    throw e;
+  }
   // Like istioctl: host networking first, then policy "enabled" with no selectors.
   const decision = kubeInjectDecision(pod, { kind: ref.typeMeta.kind, fullName: ref.fullName });
   if (!decision.inject) {
@@ -154,6 +182,7 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
   }
   const injected = injectPod(options.settings, {
     pod,
+    podTyped: true,
     typeMeta: ref.typeMeta,
     deployMeta: ref.deployMeta,
     meshConfig,
@@ -197,7 +226,7 @@ export function kubeInject(text: string, options: KubeInjectOptions): string {
       const message = inputRelative(oneLine((e as Error).message), documentStartLines(text)[index] ?? 1);
       throw new DocumentError(`document ${index + 1}${what ? ` (${what})` : ""}: invalid YAML: ${message}`);
     }
-    if (!isRecord(doc) || workloadOf(doc, { listsToo: true }) === undefined) {
+    if (!isRecord(doc) || !isInjectable(doc)) {
       out += `${raw}---\n`;
       continue;
     }

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseInjectionStatus as injectionStatus } from "./pod.js";
-import { injectionDecision, injectRequired, isIgnoredNamespace, kubeInjectDecision, type PolicyPod } from "./policy.js";
+import {
+  injectionDecision,
+  injectRequired,
+  isIgnoredNamespace,
+  kubeInjectDecision,
+  PolicyInputError,
+  type PolicyPod,
+} from "./policy.js";
 
 function pod(
   labels: Record<string, string> = {},
@@ -90,5 +97,41 @@ describe("kubeInjectDecision", () => {
       warning: '===> Skipping injection because "web" has sidecar injection disabled\n',
     });
     assert.deepEqual(kubeInjectDecision(pod(), { kind: "Pod", fullName: "web" }), { inject: true });
+  });
+});
+
+describe("values of the wrong type (a pod that was not typed first)", () => {
+  const raw = (metadata: Record<string, unknown>): PolicyPod => ({ metadata, spec: {} }) as PolicyPod;
+  const refused = (pod: PolicyPod, message: string) =>
+    assert.throws(
+      () => injectionDecision(pod, { policy: "enabled" }),
+      (e: unknown) => e instanceof PolicyInputError && e.message === message,
+    );
+
+  it("are a PolicyInputError naming the field, never a TypeError", () => {
+    refused(
+      raw({ annotations: { [INJECT]: { a: 1 } } }),
+      `metadata.annotations["${INJECT}"] must be a string, got map`,
+    );
+    refused(
+      raw({ annotations: { [INJECT]: true } }),
+      `metadata.annotations["${INJECT}"] must be a string, got boolean`,
+    );
+    refused(raw({ labels: { [INJECT]: 1 } }), `metadata.labels["${INJECT}"] must be a string, got number`);
+    refused(raw({ labels: { app: ["a"] } }), `metadata.labels["app"] must be a string, got list`);
+    refused(raw({ labels: "x" }), "metadata.labels must be a map, got string");
+    refused(raw({ annotations: [1] }), "metadata.annotations must be a map, got list");
+    refused(raw({ namespace: 5 }), "metadata.namespace must be a string, got number");
+    assert.throws(
+      () => kubeInjectDecision(raw({ annotations: { [INJECT]: false } }), { fullName: "x" }),
+      PolicyInputError,
+    );
+  });
+
+  it("annotations the decision does not read are not its business; null reads as the empty string", () => {
+    assert.equal(injectRequired(raw({ annotations: { other: { a: 1 } } }), { policy: "enabled" }), true);
+    const d = injectionDecision(raw({ labels: { [INJECT]: null } }), { policy: "disabled" });
+    assert.equal(d.inject, false);
+    assert.deepEqual(d.warnings, []);
   });
 });

@@ -14,9 +14,13 @@
  *
  * A pod that already carries `sidecar.istio.io/status` is not skipped: the webhook re-injects it
  * (the earlier injection is stripped first). The decision reports it so callers can tell.
+ *
+ * The pod is expected typed (as Go decodes it: label and annotation values are strings; YAML's
+ * `yes` or `1` already coerced to "true" and "1", see src/kube/typed.ts). A value the decision
+ * reads that is not a string raises {@link PolicyInputError} naming the field.
  */
 import { quote } from "../template/strconv.js";
-import { hasInjectionStatus } from "./pod.js";
+import { hasInjectionStatus, isRecord } from "./pod.js";
 import { compileSelector, type LabelSelector, LabelSelectorError } from "./policy-selector.js";
 
 export { parseInjectEnvs } from "./policy-inject-path.js";
@@ -35,6 +39,45 @@ export const IGNORED_NAMESPACES: readonly string[] = [
   "kube-node-lease",
   "local-path-storage",
 ];
+
+/** A field the decision reads has the wrong type (the pod was not typed first); the message names it. */
+export class PolicyInputError extends Error {
+  override name = "PolicyInputError";
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "list";
+  return typeof v === "object" ? "map" : typeof v;
+}
+
+/** A string-to-string map of the pod (null: none); a null value reads as "", as Go decodes it. */
+function stringMap(v: unknown, field: string): Record<string, string> {
+  if (v === undefined || v === null) return {};
+  if (!isRecord(v)) throw new PolicyInputError(`${field} must be a map, got ${kindOf(v)}`);
+  let out: Record<string, string> | undefined;
+  for (const key of Object.keys(v)) {
+    const value = v[key];
+    if (typeof value === "string") continue;
+    if (value !== null) {
+      throw new PolicyInputError(`${field}[${JSON.stringify(key)}] must be a string, got ${kindOf(value)}`);
+    }
+    out ??= { ...(v as Record<string, string>) };
+    out[key] = "";
+  }
+  return out ?? (v as Record<string, string>);
+}
+
+/** The value of one key of a string map of the pod; null reads as "". */
+function stringEntry(map: unknown, key: string, field: string): string | undefined {
+  if (!isRecord(map) || !Object.hasOwn(map, key)) return undefined;
+  const value = map[key];
+  if (value === null) return "";
+  if (typeof value !== "string") {
+    throw new PolicyInputError(`${field}[${JSON.stringify(key)}] must be a string, got ${kindOf(value)}`);
+  }
+  return value;
+}
 
 export const INJECT_LABEL = "sidecar.istio.io/inject";
 export const INJECT_ANNOTATION = "sidecar.istio.io/inject";
@@ -105,16 +148,24 @@ export function injectionDecision(pod: PolicyPod, config: InjectionPolicyConfig)
   });
   if (pod.spec?.hostNetwork === true) return decide(false, "the pod uses host networking");
   const namespace = pod.metadata?.namespace ?? "";
+  if (typeof namespace !== "string") {
+    throw new PolicyInputError(`metadata.namespace must be a string, got ${kindOf(namespace)}`);
+  }
   if (isIgnoredNamespace(namespace, config.ignoredNamespaces ?? IGNORED_NAMESPACES)) {
     return decide(false, `namespace ${quote(namespace)} is never injected`);
   }
 
-  const labels = pod.metadata?.labels ?? {};
-  const annotations = pod.metadata?.annotations ?? {};
+  // Every label counts for the selectors; of the annotations only the inject one is read.
+  const labels = stringMap(pod.metadata?.labels, "metadata.labels");
+  if (pod.metadata?.annotations != null && !isRecord(pod.metadata.annotations)) {
+    throw new PolicyInputError(`metadata.annotations must be a map, got ${kindOf(pod.metadata.annotations)}`);
+  }
   let opinion: boolean | undefined;
   let source = "";
   const fromLabel = Object.hasOwn(labels, INJECT_LABEL);
-  const value = fromLabel ? labels[INJECT_LABEL] : annotations[INJECT_ANNOTATION];
+  const value = fromLabel
+    ? labels[INJECT_LABEL]
+    : stringEntry(pod.metadata?.annotations, INJECT_ANNOTATION, "metadata.annotations");
   if (value === "true" || value === "false") {
     opinion = value === "true";
     source = `${fromLabel ? "label" : "annotation"} ${INJECT_LABEL}=${quote(value)}`;
@@ -144,7 +195,7 @@ export function injectionDecision(pod: PolicyPod, config: InjectionPolicyConfig)
       warnings.push(
         `Illegal value for autoInject:${config.policy}, must be one of [disabled,enabled]. Auto injection disabled!`,
       );
-      return decide(false, `the injection policy ${quote(config.policy)} is neither "enabled" nor "disabled"`);
+      return decide(false, `the injection policy ${quote(String(config.policy))} is neither "enabled" nor "disabled"`);
   }
 }
 

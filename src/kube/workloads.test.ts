@@ -3,6 +3,7 @@ import { test } from "node:test";
 import {
   checkApiVersion,
   deployMetaOf,
+  InvalidWorkloadError,
   isInjectable,
   MissingTemplateError,
   podOf,
@@ -66,6 +67,42 @@ test("podOf / withPod per kind", () => {
   assert.equal(podOf({ kind: "List", items: [] }), undefined);
   assert.equal(podOf({ kind: "Service" }), undefined);
   assert.throws(() => podOf({ kind: "ReplicationController", spec: {} }), MissingTemplateError);
+});
+
+test("podOf refuses a workload whose pod cannot be found, naming the object and the field", () => {
+  const refused = (obj: unknown, message: string, type: typeof InvalidWorkloadError = InvalidWorkloadError) =>
+    assert.throws(
+      () => podOf(obj),
+      (e: unknown) => e instanceof type && e.message === message,
+    );
+  const meta = { name: "x" };
+  refused({ kind: "Deployment", metadata: meta }, 'Deployment "x": spec is missing');
+  refused({ kind: "Deployment", metadata: meta, spec: null }, 'Deployment "x": spec is missing');
+  refused({ kind: "Deployment", metadata: meta, spec: "hello" }, 'Deployment "x": spec must be a map, got string');
+  refused(
+    { kind: "Deployment", metadata: meta, spec: {} },
+    'Deployment "x": spec.template is missing',
+    MissingTemplateError,
+  );
+  refused({ kind: "StatefulSet", spec: { template: 3 } }, "StatefulSet: spec.template must be a map, got number");
+  refused({ kind: "Job", spec: { template: { metadata: {} } } }, "Job: spec.template.spec is missing");
+  refused(
+    { kind: "Job", spec: { template: { metadata: [], spec: {} } } },
+    "Job: spec.template.metadata must be a map, got list",
+  );
+  refused({ kind: "CronJob", spec: {} }, "CronJob: spec.jobTemplate is missing", MissingTemplateError);
+  refused(
+    { kind: "CronJob", spec: { jobTemplate: { spec: {} } } },
+    "CronJob: spec.jobTemplate.spec.template is missing",
+  );
+  refused({ kind: "Pod", metadata: meta }, 'Pod "x": spec is missing');
+  refused({ kind: "Pod", metadata: "m", spec: {} }, "Pod: metadata must be a map, got string");
+  // A pod template without metadata, or without containers (a gateway re-injected with a native sidecar), is fine.
+  assert.deepEqual(podOf({ kind: "Deployment", spec: { template: { spec: { containers: [] } } } }), {
+    metadata: {},
+    spec: { containers: [] },
+  });
+  assert.deepEqual(podOf({ kind: "Pod", spec: {} }), { metadata: {}, spec: {} });
 });
 
 test("deploy meta: top-level object, or GetDeployMetaFromPod for a Pod", () => {

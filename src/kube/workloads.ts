@@ -91,44 +91,99 @@ export interface PodParts {
   spec: Record<string, unknown>;
 }
 
-/** A pod template found where the kind keeps it is missing (a nil `spec.template`). */
-export class MissingTemplateError extends Error {
+/**
+ * A workload whose pod cannot be found: a part on the way to the pod spec is missing or is not a
+ * map. The message names the object and the field
+ * (`Deployment "web": spec.template is missing`).
+ */
+export class InvalidWorkloadError extends Error {
+  override name = "InvalidWorkloadError";
+}
+
+/** A pod template found where the kind keeps it is missing (e.g. no `spec.template`). */
+export class MissingTemplateError extends InvalidWorkloadError {
   override name = "MissingTemplateError";
+}
+
+/** Where a kind keeps its pod's metadata and spec, as dotted paths from the document root. */
+export interface PodPaths {
+  readonly metadata: string;
+  readonly spec: string;
+}
+
+/** The pod paths of an injectable kind (not a List): `metadata`/`spec` for a Pod, `spec.template.*` for most. */
+export function podPathsOf(kind: string): PodPaths {
+  const [metadata, spec] = (POD_PATHS[kind] ?? DEFAULT_POD_PATHS).map((p) => p.join(".")) as [string, string];
+  return { metadata, spec };
+}
+
+/** What a YAML value is, for messages: map, list, string, number, boolean or null. */
+export function valueKind(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "list";
+  return typeof v === "object" ? "map" : typeof v;
+}
+
+/**
+ * The map at `path`, checked: every map on the way must be present (unless `optional` for the
+ * last one) and be a map. Throws {@link InvalidWorkloadError} (a missing pod template:
+ * {@link MissingTemplateError}) naming `what` and the field.
+ */
+function mapAt(
+  root: Record<string, unknown>,
+  path: readonly string[],
+  what: string,
+  optional = false,
+): Record<string, unknown> {
+  let cur = root;
+  for (const [i, key] of path.entries()) {
+    const v = cur[key];
+    const field = path.slice(0, i + 1).join(".");
+    if (v === undefined || v === null) {
+      if (optional && i === path.length - 1) return {};
+      const Missing = key === "template" || key === "jobTemplate" ? MissingTemplateError : InvalidWorkloadError;
+      throw new Missing(`${what}: ${field} is missing`);
+    }
+    const next = asObject(v);
+    if (next === undefined) throw new InvalidWorkloadError(`${what}: ${field} must be a map, got ${valueKind(v)}`);
+    cur = next;
+  }
+  return cur;
+}
+
+/** `Kind "name"` of an object for messages (`Kind` alone when it has no name). */
+function describeObject(obj: unknown): string {
+  const { kind } = typeMetaOf(obj);
+  const name = nameOf(obj);
+  return `${kind || "(no kind)"}${name ? ` ${JSON.stringify(name)}` : ""}`;
 }
 
 /**
  * The pod of an injectable workload: the object itself for a Pod; `spec.template` for the other
  * workloads; for a CronJob the metadata of `spec.jobTemplate` with the spec of
  * `spec.jobTemplate.spec.template` (so injected labels and annotations land on the job template).
- * The parts are the object's own (no copies); absent parts come back as new empty objects that
- * are not attached to `obj` (use {@link withPod} to put a changed pod back).
- * Undefined for a List or a document that is not injectable. A ReplicationController or
- * DeploymentConfig without `spec.template` (a nil pointer in Go) raises {@link MissingTemplateError}.
+ * The parts are the object's own (no copies); absent metadata comes back as a new empty object that
+ * is not attached to `obj` (use {@link withPod} to put a changed pod back).
+ * Undefined for a List or a document that is not injectable.
+ *
+ * Throws {@link InvalidWorkloadError} when the pod cannot be found: a missing `spec`,
+ * `spec.template` ({@link MissingTemplateError}) or pod spec, or a part on the way that is not a
+ * map. Istio's kube-inject would inject such a workload (only a nil `spec.template` of a
+ * ReplicationController or DeploymentConfig stops it) and print a pod whose only container is the
+ * proxy, which is never what was meant. An empty `containers` list is accepted: a gateway injected
+ * with a native sidecar has one, and injecting it again must work.
  */
 export function podOf(obj: unknown): PodParts | undefined {
   const kind = workloadKind(obj);
   if (kind === undefined || kind.kind === "List") return undefined;
   const o = obj as Record<string, unknown>;
-  switch (kind.kind) {
-    case "Pod":
-      return { metadata: readAt(o, ["metadata"]), spec: readAt(o, ["spec"]) };
-    case "CronJob":
-      return {
-        metadata: readAt(o, ["spec", "jobTemplate", "metadata"]),
-        spec: readAt(o, ["spec", "jobTemplate", "spec", "template", "spec"]),
-      };
-    case "ReplicationController":
-    case "DeploymentConfig": {
-      const template = asObject(asObject(o.spec)?.template);
-      if (template === undefined) throw new MissingTemplateError("spec.template is required value");
-      return { metadata: readAt(template, ["metadata"]), spec: readAt(template, ["spec"]) };
-    }
-    default:
-      return {
-        metadata: readAt(o, ["spec", "template", "metadata"]),
-        spec: readAt(o, ["spec", "template", "spec"]),
-      };
-  }
+  const what = describeObject(o);
+  const paths = POD_PATHS[kind.kind] ?? DEFAULT_POD_PATHS;
+  const [metadataPath, specPath] = paths as [readonly string[], readonly string[]];
+  // The spec first: for a CronJob the metadata path is a prefix of the spec path.
+  const spec = mapAt(o, specPath, what);
+  const metadata = mapAt(o, metadataPath, what, true);
+  return { metadata, spec };
 }
 
 const DEFAULT_POD_PATHS = [
@@ -283,13 +338,6 @@ function stringField(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
-/** The object at `path`, or a new empty object when something on the way is missing. */
-function readAt(root: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
-  let cur: Record<string, unknown> | undefined = root;
-  for (const key of path) cur = asObject(cur?.[key]);
-  return cur ?? {};
-}
-
 /** The object at `path`, created (as `{}`) where missing so the caller can fill it in. */
 function objectAt(root: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
   let cur = root;
@@ -317,6 +365,8 @@ export interface WorkloadRef {
   readonly deployMeta: { readonly name: string; readonly namespace: string };
   /** The pod parts, as {@link podOf} gives them (the object's own objects, not copies). */
   readonly pod: PodParts;
+  /** Where the pod parts sit in the document, for messages. */
+  readonly paths: PodPaths;
   /**
    * The name Istio's kube-inject warnings quote: `<namespace>/<name>` (namespace of the top-level
    * object; name of the pod template, else of the top-level object), or just the name.
@@ -329,7 +379,8 @@ export interface WorkloadRef {
 /**
  * The workload view of a document: undefined when kube-inject copies it through. A List gives
  * undefined unless `listsToo` is set; its ref then has empty pod parts and `withPod` throws
- * (inject its items one by one instead).
+ * (inject its items one by one instead). Throws {@link InvalidWorkloadError} as {@link podOf} does
+ * (use {@link isInjectable} to ask whether a document is a workload at all).
  */
 export function workloadOf(obj: unknown, options: { listsToo?: boolean } = {}): WorkloadRef | undefined {
   const kind = workloadKind(obj);
@@ -342,6 +393,7 @@ export function workloadOf(obj: unknown, options: { listsToo?: boolean } = {}): 
       typeMeta: typeMetaOf(o),
       deployMeta: { name: nameOf(o), namespace: "" },
       pod: { metadata: {}, spec: {} },
+      paths: { metadata: "", spec: "" },
       fullName: nameOf(o),
       withPod: () => withPod(o, { metadata: {}, spec: {} }),
     };
@@ -354,6 +406,7 @@ export function workloadOf(obj: unknown, options: { listsToo?: boolean } = {}): 
     typeMeta: meta.typeMeta,
     deployMeta: { name: meta.name, namespace: meta.namespace },
     pod,
+    paths: podPathsOf(kind.kind),
     fullName: meta.namespace ? `${meta.namespace}/${name}` : name,
     withPod: (p) => withPod(o, p),
   };

@@ -18,6 +18,7 @@
 
 import { type InjectorSettings, injectPod } from "../inject/inject.js";
 import type { LoadedInjector } from "../inject/injector.js";
+import { oneLine } from "../inject/kube-inject.js";
 import type { Pod } from "../inject/pod.js";
 import { isRecord } from "../inject/pod.js";
 import { injectionDecision, parseInjectEnvs } from "../inject/policy.js";
@@ -124,6 +125,7 @@ export function review(body: unknown, path: string, state: WebhookState): Review
     }
     const injected = injectPod(webhookSettings(settings, state), {
       pod: working,
+      podTyped: true, // marshalled above (and only trimmed for OpenShift since)
       typeMeta: deploy.typeMeta,
       deployMeta: { name: deploy.name, namespace: deploy.namespace },
       meshConfig,
@@ -149,7 +151,8 @@ export function review(body: unknown, path: string, state: WebhookState): Review
       pod,
     };
   } catch (e) {
-    const message = messageOf(e);
+    // One line (Go's "1 error occurred:\n\t* ..." list joined): kubectl shows it after "denied the request:".
+    const message = oneLine(messageOf(e));
     return deny(apiVersion, uid, message, { kind: "failed", reason: message }, pod);
   }
 }

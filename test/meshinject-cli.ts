@@ -1,0 +1,16 @@
+// Runs the `meshinject` command from source (through tsx), as the end-to-end CLI tests do.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The repository's root folder. */
+export const repoRoot = fileURLToPath(new URL("../", import.meta.url));
+
+/** Runs `meshinject ARGS...` with no standard input; its exit code and output. */
+export function meshinject(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
