@@ -86,6 +86,8 @@ describe("defaultConfigFiles", () => {
     const { revision: _default, ...defaultRest } = parseValues(files.values).json as Record<string, unknown>;
     assert.deepEqual(rest, defaultRest);
     assert.equal(readMeshConfig(canary.mesh).defaultConfig?.discoveryAddress, "istiod-canary.istio-system.svc:15012");
+    assert.match(canary.mesh, /revision "canary"/);
+    assert.doesNotMatch(canary.mesh, /revision "default"/);
     // "default" is the default control plane, not one called istiod-default.
     assert.deepEqual(defaultConfigFiles("default"), files);
   });

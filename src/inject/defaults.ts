@@ -94,7 +94,9 @@ function meshForRevision(mesh: string, revision: string): string {
   if (!mesh.includes(DEFAULT_DISCOVERY_ADDRESS)) {
     throw new Error("defaults: mesh.yaml no longer names the default discovery address");
   }
-  return mesh.replace(DEFAULT_DISCOVERY_ADDRESS, `discoveryAddress: istiod-${revision}.istio-system.svc:15012`);
+  return mesh
+    .replace('revision "default"', `revision ${JSON.stringify(revision)}`)
+    .replace(DEFAULT_DISCOVERY_ADDRESS, `discoveryAddress: istiod-${revision}.istio-system.svc:15012`);
 }
 
 /**
