@@ -4,7 +4,7 @@
  * `.Values.global.hub`, `.DeploymentMeta.Name`, ...) run unchanged.
  */
 
-import { goView } from "../kube/go-view.js";
+import { goTypedView, goView } from "../kube/go-view.js";
 import { GO_OBJECT, type GoObject, type GoValue, TypedNumber } from "../template/index.js";
 
 /** A Go struct with fixed fields, in declaration order. */
@@ -26,6 +26,8 @@ export interface TemplateInputs {
   /** The pod's metadata and spec (plain JSON, after stripping a previous injection). */
   metadata: unknown;
   spec: unknown;
+  /** Whether `metadata` and `spec` are typed already (marshalTyped as ObjectMeta and PodSpec): not marshalled again. */
+  typed?: { metadata: boolean; spec: boolean };
   /** Go views of the effective ProxyConfig and MeshConfig. */
   proxyConfig: GoValue;
   meshConfig: GoValue;
@@ -58,8 +60,8 @@ export function templateData(inputs: TemplateInputs): GoObject {
         ["Name", inputs.deployMeta.name],
       ]),
     ],
-    ["ObjectMeta", goView(inputs.metadata ?? {}, "ObjectMeta")],
-    ["Spec", goView(inputs.spec ?? {}, "PodSpec")],
+    ["ObjectMeta", (inputs.typed?.metadata ? goTypedView : goView)(inputs.metadata ?? {}, "ObjectMeta")],
+    ["Spec", (inputs.typed?.spec ? goTypedView : goView)(inputs.spec ?? {}, "PodSpec")],
     ["ProxyConfig", inputs.proxyConfig],
     ["MeshConfig", inputs.meshConfig],
     ["Values", inputs.values],

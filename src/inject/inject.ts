@@ -164,7 +164,8 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   const values = settings.values.json;
   const proxyEnvs = clusterEnvs(req, values);
   const statusPort = Number(req.meshConfig.defaultConfig?.statusPort ?? 0);
-  const stripped = reinsertOverrides(stripPreviousInjection(original, statusPort));
+  const withoutPrevious = stripPreviousInjection(original, statusPort);
+  const stripped = reinsertOverrides(withoutPrevious);
 
   const imageType = req.proxyConfig.image?.imageType;
   const strippedAnnotations = stripped.metadata.annotations ?? {};
@@ -173,6 +174,8 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
     deployMeta: req.deployMeta,
     metadata: stripped.metadata,
     spec: stripped.spec,
+    // The pod is typed (above); stripping keeps it so, containers put back from the overrides may not be.
+    typed: { metadata: true, spec: stripped === withoutPrevious },
     proxyConfig: proxyConfigView(req.proxyConfig),
     meshConfig: meshConfigView(req.meshConfig),
     values: settings.values.go,

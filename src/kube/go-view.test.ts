@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parse, sprigFuncs } from "../template/index.js";
-import { goView, goViewJSON } from "./go-view.js";
+import { goTypedView, goView, goViewJSON } from "./go-view.js";
 
 const spec = goView(
   {
@@ -70,4 +70,14 @@ test("goViewJSON gives the typed JSON in Go field order", () => {
     '{"name":"n","ports":[{"name":"http","containerPort":80}],"resources":{}}',
   );
   assert.equal(goViewJSON("x"), undefined);
+});
+
+test("goTypedView over typed JSON reads as goView over the same object, without copying it", () => {
+  const typed = goViewJSON(spec) as Record<string, unknown>;
+  const direct = goTypedView(typed, "PodSpec");
+  assert.equal(goViewJSON(direct), typed);
+  const template = `{{ range .Spec.Containers }}{{ .Name }}:{{ with .ReadinessProbe }}{{ .HTTPGet.Port }}{{ end }} {{ end }}{{ printf "%v" .Spec.SecurityContext.RunAsUser }}`;
+  const render = (s: unknown) => parse("t", template, { funcs: sprigFuncs }).execute({ Spec: s as never });
+  assert.equal(render(direct), render(spec));
+  assert.equal(render(direct), "hello:8080 istio-proxy: 1000");
 });

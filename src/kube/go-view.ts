@@ -37,6 +37,14 @@ export function goView(obj: unknown, type: string): GoValue {
   return new StructView(type, typed, false);
 }
 
+/**
+ * A view over JSON that is typed already (from `marshalTyped` as `type`, and not changed since):
+ * {@link goView} without marshalling again. The JSON is read, never modified, while the view lives.
+ */
+export function goTypedView(typed: unknown, type: string): GoValue {
+  return new StructView(type, (typed ?? {}) as Record<string, unknown>, false);
+}
+
 /** The typed JSON behind a view made by {@link goView} (or one of its fields), or undefined. */
 export function goViewJSON(v: GoValue): unknown {
   if (v instanceof StructView) return v[VIEW_JSON];
