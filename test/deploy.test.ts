@@ -1,10 +1,16 @@
 // deploy/ and the Dockerfile, checked without a cluster: every manifest reads as Kubernetes reads
 // YAML, the generated files are current, and the objects agree with each other and with the image.
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
-import { DEPLOY, generatedManifests } from "../scripts/gen-deploy-manifests.js";
+import { DEPLOY, generatedManifests, type ManifestOptions, manifestSet } from "../scripts/gen-deploy-manifests.js";
+import { runCerts } from "../src/cli/certs.js";
+import { serviceFor } from "../src/cli/service-defaults.js";
+import { parseValues } from "../src/inject/config.js";
 import { loadInjector } from "../src/inject/injector.js";
+import { splitYamlStream } from "../src/kube/stream.js";
 import { readYaml } from "../src/kube/yaml.js";
 import { selectorMatches } from "../src/webhook/webhook-match.js";
 
@@ -54,6 +60,10 @@ describe("deploy/", async () => {
     const data = (objects.get("ConfigMap") as Json).data;
     const { config, values, mesh } = data as { config: string; values: string; mesh: string };
     assert.ok(loadInjector({ config, values, mesh }, {}));
+  });
+
+  it("Deployment: system-cluster-critical (a missing injector blocks pod creation)", () => {
+    assert.equal(pod.spec.priorityClassName, "system-cluster-critical");
   });
 
   it("Deployment: 2 replicas, spread, probes, non-root, read-only root, resources, mounts", () => {
@@ -125,5 +135,165 @@ describe("deploy/", async () => {
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? "[]");
     assert.deepEqual(cmd, container.args);
     assert.match(dockerfile, new RegExp(`EXPOSE ${container.ports.map((p: Json) => p.containerPort).join(" ")}`));
+  });
+});
+
+/** One generated set's objects, by kind (a file may hold several documents). */
+function objectsOf(files: Record<string, string>): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const [path, text] of Object.entries(files)) {
+    if (path.startsWith("webhook/")) continue;
+    for (const doc of splitYamlStream(text)) {
+      const o = readYaml(doc) as Json | null;
+      if (o !== null) out.set(o.kind as string, o);
+    }
+  }
+  return out;
+}
+
+/** Every label selector of a set that selects pods: Deployment, anti-affinity, spread, PDB, Service. */
+function podSelectors(objects: Map<string, Json>): [string, unknown][] {
+  const spec = (objects.get("Deployment") as Json).spec;
+  const podSpec = spec.template.spec;
+  return [
+    ["Deployment", spec.selector],
+    [
+      "anti-affinity",
+      podSpec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.labelSelector,
+    ],
+    ["topology spread", podSpec.topologySpreadConstraints[0].labelSelector],
+    ["PodDisruptionBudget", (objects.get("PodDisruptionBudget") as Json).spec.selector],
+    ["Service", { matchLabels: (objects.get("Service") as Json).spec.selector }],
+  ];
+}
+
+describe("a named revision's set (gen-deploy-manifests.ts --revision)", () => {
+  const sets: [string, Map<string, Json>][] = ["", "canary", "prod-2"].map((r) => [
+    r,
+    objectsOf(manifestSet({ revision: r })),
+  ]);
+  const podLabels = (objects: Map<string, Json>) => (objects.get("Deployment") as Json).spec.template.metadata.labels;
+
+  it("the default set is deploy/ itself", () => {
+    const committed = generatedManifests();
+    for (const [path, text] of Object.entries(manifestSet())) assert.equal(committed[path], text, path);
+  });
+
+  it("no selector of one revision matches another revision's pods; each matches its own", () => {
+    for (const [a, objectsA] of sets) {
+      for (const [what, selector] of podSelectors(objectsA)) {
+        for (const [b, objectsB] of sets) {
+          const matches = selectorMatches(selector, podLabels(objectsB));
+          assert.equal(matches, a === b, `${what} of revision "${a}" vs pods of "${b}"`);
+        }
+      }
+    }
+  });
+
+  it("distinct object names; Service and Secret as serviceFor(), certs and webhook-config name them", async () => {
+    const names = new Set<string>();
+    for (const [revision, objects] of sets) {
+      const service = objects.get("Service") as Json;
+      assert.equal(service.metadata.name, serviceFor(revision));
+      const podSpec = (objects.get("Deployment") as Json).spec.template.spec;
+      const volumes = new Map(podSpec.volumes.map((v: Json) => [v.name, v]));
+      assert.equal((volumes.get("certs") as Json).secret.secretName, `${serviceFor(revision)}-certs`);
+      assert.equal((volumes.get("config") as Json).configMap.name, (objects.get("ConfigMap") as Json).metadata.name);
+      assert.equal(podSpec.serviceAccountName, (objects.get("ServiceAccount") as Json).metadata.name);
+      for (const [kind, o] of objects) {
+        assert.equal(o.metadata.namespace, DEPLOY.namespace, kind);
+        const key = `${kind}/${o.metadata.name}`;
+        assert.ok(!names.has(key), `${key} is in two sets`);
+        names.add(key);
+      }
+      const webhook = readYaml(
+        manifestSet({ revision })["webhook/mutatingwebhookconfiguration.yaml"] as string,
+      ) as Json;
+      for (const w of webhook.webhooks) assert.equal(w.clientConfig.service.name, serviceFor(revision));
+    }
+    // The Secret the Deployment mounts is the one `meshinject certs --revision canary` says to create.
+    const dir = await mkdtemp(join(tmpdir(), "meshinject-deploy-"));
+    try {
+      const steps = await runCerts({
+        namespace: DEPLOY.namespace,
+        revision: "canary",
+        outDir: dir,
+        days: "1",
+        keyType: "ecdsa",
+        clusterDomain: "cluster.local",
+      });
+      const canary = sets[1]?.[1] as Map<string, Json>;
+      const secret = (canary.get("Deployment") as Json).spec.template.spec.volumes[0].secret.secretName;
+      assert.match(steps, new RegExp(`create secret tls ${secret} `));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("args carry --revision; the ConfigMap is that revision's (values revision, istiod-REV)", () => {
+    for (const [revision, objects] of sets) {
+      const args = (objects.get("Deployment") as Json).spec.template.spec.containers[0].args as string[];
+      const flags = args.filter((a) => a.startsWith("--revision"));
+      assert.deepEqual(flags, revision === "" ? [] : [`--revision=${revision}`]);
+      const { config, values, mesh } = (objects.get("ConfigMap") as Json).data;
+      assert.equal(parseValues(values).json.revision, revision);
+      const injector = loadInjector({ config, values, mesh }, {});
+      assert.equal(
+        injector.meshConfig.defaultConfig?.discoveryAddress,
+        `istiod${revision === "" ? "" : `-${revision}`}.istio-system.svc:15012`,
+      );
+    }
+    assert.deepEqual(manifestSet({ revision: "default" }), manifestSet());
+    assert.throws(() => manifestSet({ revision: "Bad_Name" }), /revision "Bad_Name"/);
+  });
+});
+
+describe("OpenShift (deploy/openshift/, --platform openshift)", () => {
+  const options: ManifestOptions[] = [{ platform: "openshift" }, { platform: "openshift", revision: "canary" }];
+
+  it("deploy/openshift/ is the OpenShift set's RBAC, Deployment and ServiceAccount", () => {
+    const committed = generatedManifests();
+    const set = manifestSet({ platform: "openshift" });
+    const paths = Object.keys(committed).filter((p) => p.startsWith("openshift/"));
+    assert.deepEqual(paths.sort(), [
+      "openshift/deployment.yaml",
+      "openshift/rbac.yaml",
+      "openshift/serviceaccount.yaml",
+    ]);
+    for (const path of paths) assert.equal(committed[path], set[path.slice("openshift/".length)], path);
+    // Everything else it shares with deploy/.
+    for (const path of ["configmap.yaml", "service.yaml", "poddisruptionbudget.yaml"]) {
+      assert.equal(set[path], committed[path], path);
+    }
+  });
+
+  it("the service account may get namespaces (the only call namespaces.ts makes), with its token", async () => {
+    const source = await text("src/webhook/namespaces.ts");
+    assert.deepEqual([...new Set(source.match(/method: "[A-Z]+"/g))], ['method: "GET"']);
+    assert.match(source, /\/api\/v1\/namespaces\/\$\{/);
+    for (const o of options) {
+      const objects = objectsOf(manifestSet(o));
+      const role = objects.get("ClusterRole") as Json;
+      const binding = objects.get("ClusterRoleBinding") as Json;
+      const account = objects.get("ServiceAccount") as Json;
+      assert.deepEqual(role.rules, [{ apiGroups: [""], resources: ["namespaces"], verbs: ["get"] }]);
+      assert.deepEqual(binding.roleRef, {
+        apiGroup: "rbac.authorization.k8s.io",
+        kind: "ClusterRole",
+        name: role.metadata.name,
+      });
+      assert.deepEqual(binding.subjects, [
+        { kind: "ServiceAccount", name: account.metadata.name, namespace: account.metadata.namespace },
+      ]);
+      const podSpec = (objects.get("Deployment") as Json).spec.template.spec;
+      assert.equal(podSpec.serviceAccountName, account.metadata.name);
+      assert.equal(podSpec.automountServiceAccountToken, true);
+      assert.ok(podSpec.containers[0].args.includes("--platform=openshift"));
+      assert.equal(podSpec.securityContext.runAsUser, undefined);
+      assert.equal(podSpec.securityContext.runAsNonRoot, true);
+      assert.equal(podSpec.priorityClassName, "system-cluster-critical");
+    }
+    const names = options.map((o) => (objectsOf(manifestSet(o)).get("ClusterRole") as Json).metadata.name);
+    assert.notEqual(names[0], names[1]);
   });
 });

@@ -8,6 +8,13 @@ import { after, describe, it } from "node:test";
 import { meshinject } from "../../test/meshinject-cli.js";
 import { readYaml } from "../kube/yaml.js";
 
+/** webhook-config's stderr note about istiod's WebhookCertPatcher, for the configuration's istio.io/rev. */
+const NOTE = (revision: string) =>
+  new RegExp(
+    `^meshinject: note: an istiod of revision "${revision}" .*caBundle .*istio\\.io/rev=${revision}\\b.*"Next to istiod"$`,
+    "m",
+  );
+
 describe("meshinject certs / webhook-config", async () => {
   const dir = await mkdtemp(join(tmpdir(), "meshinject-certs-"));
   after(() => rm(dir, { recursive: true, force: true }));
@@ -72,7 +79,9 @@ describe("meshinject certs / webhook-config", async () => {
       "--timeout-seconds",
       "5",
     );
-    assert.equal(r.stderr, "");
+    // Only the note about istiod's caBundle patcher, on one line; stdout is the configuration alone.
+    assert.equal(r.stderr.split("\n").length, 2);
+    assert.match(r.stderr, NOTE("default"));
     assert.equal(r.code, 0);
     const config = readYaml(r.stdout) as { webhooks: Record<string, unknown>[] };
     assert.equal(config.webhooks.length, 4);
@@ -106,7 +115,8 @@ describe("meshinject certs / webhook-config", async () => {
       r.stderr,
       /^meshinject: warning: no --ca-bundle-file: .*API server will not trust the webhook until caBundle is set; with failurePolicy Fail/,
     );
-    assert.equal(r.stderr.trim().split("\n").length, 1);
+    assert.equal(r.stderr.trim().split("\n").length, 2);
+    assert.match(r.stderr.trim().split("\n")[1] ?? "", NOTE("default"));
     const config = readYaml(r.stdout) as {
       webhooks: { clientConfig: Record<string, unknown>; failurePolicy: string }[];
     };
@@ -118,6 +128,22 @@ describe("meshinject certs / webhook-config", async () => {
     const ignore = meshinject("webhook-config", "--failure-policy", "Ignore");
     assert.doesNotMatch(ignore.stderr, /failurePolicy Fail/);
     assert.match(ignore.stderr, /will not trust the webhook until caBundle is set/);
+  });
+
+  it("webhook-config notes istiod's caBundle patcher for the configuration's revision, stdout unchanged", () => {
+    for (const [args, revision] of [
+      [[], "default"],
+      [["--revision", "canary"], "canary"],
+      [["--tag", "prod", "--revision", "canary"], "canary"],
+    ] as const) {
+      const r = meshinject("webhook-config", "--ca-bundle-file", join(out, "ca.crt"), ...args);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, NOTE(revision));
+      assert.equal(r.stderr.trim().split("\n").length, 1);
+      const config = readYaml(r.stdout) as { metadata: { labels: Record<string, string> } };
+      assert.equal(config.metadata.labels["istio.io/rev"], revision);
+      assert.doesNotMatch(r.stdout, /note/);
+    }
   });
 
   it("marks --out-dir as required in the help", () => {

@@ -87,20 +87,32 @@ export function caBundleWarning(opts: WebhookConfigCliOptions): string | undefin
   return `meshinject: warning: no --ca-bundle-file: the webhooks have no caBundle, so the API server will not trust the webhook until caBundle is set${consequence} (meshinject certs writes ca.crt to pass as --ca-bundle-file)\n`;
 }
 
+/**
+ * The stderr note about istiod's WebhookCertPatcher (istio/istio pkg/webhooks/webhookpatch.go): an
+ * istiod whose revision is the configuration's `istio.io/rev` label rewrites the caBundle of every
+ * webhook named `*sidecar-injector.istio.io` in it with istiod's own CA.
+ */
+export function certPatcherNote(opts: Pick<WebhookConfigCliOptions, "revision">): string {
+  const label = opts.revision === "" ? "default" : opts.revision;
+  return `meshinject: note: an istiod of revision ${JSON.stringify(label)} in this cluster overwrites the caBundle of this configuration (label istio.io/rev=${label}) with its own CA unless its webhook patcher is off; see deploy/README.md, "Next to istiod"\n`;
+}
+
 export async function runWebhookConfig(opts: WebhookConfigCliOptions): Promise<void> {
   const text = writeYaml(webhookConfiguration(await webhookConfigOptions(opts)));
   const warning = caBundleWarning(opts);
   if (warning !== undefined) process.stderr.write(warning);
   if (opts.output === undefined) {
     process.stdout.write(text);
-    return;
+  } else {
+    try {
+      await writeFileAtomic(opts.output, text);
+    } catch (e) {
+      if (!(e instanceof WriteError)) throw e;
+      throw new WebhookConfigCliError(`-o ${opts.output}: ${e.message}`);
+    }
   }
-  try {
-    await writeFileAtomic(opts.output, text);
-  } catch (e) {
-    if (!(e instanceof WriteError)) throw e;
-    throw new WebhookConfigCliError(`-o ${opts.output}: ${e.message}`);
-  }
+  // Once the configuration is out (an error stays the only line).
+  process.stderr.write(certPatcherNote(opts));
 }
 
 export const WEBHOOK_CONFIG_HELP = `
@@ -110,9 +122,12 @@ istio.io/rev=REVISION), and for the default revision also namespace. (namespace 
 istio-injection=enabled) and object. (pod labelled sidecar.istio.io/inject=true). A pod labelled
 sidecar.istio.io/inject=false is never sent.
 
+Next to istiod: an istiod of the same revision (label istio.io/rev) rewrites the webhooks' caBundle
+with its own CA unless its patcher is off (INJECTION_WEBHOOK_CONFIG_NAME=""); see deploy/README.md.
+
 Examples:
   meshinject webhook-config --ca-bundle-file certs/ca.crt | kubectl apply -f -
-  meshinject webhook-config --revision canary --service meshinject --ca-bundle-file certs/ca.crt
+  meshinject webhook-config --revision canary --ca-bundle-file certs/ca.crt   # Service istio-sidecar-injector-canary
   meshinject webhook-config --tag prod --revision canary     # istio-revision-tag-prod
   meshinject webhook-config --cluster c1 --network n1        # path /inject/cluster/c1/net/n1
 `;

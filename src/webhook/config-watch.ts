@@ -179,6 +179,40 @@ export interface ConfigWatchEvents {
   onError(error: Error): void;
 }
 
+/** A served revision that the loaded values do not name: what the warning reports. */
+export interface RevisionMismatch {
+  /** `--revision` ("" for the default revision). */
+  revision: string;
+  /** The values' `revision` ("" when unset). */
+  valuesRevision: string;
+  /** Where the configuration's proxies connect (the mesh config's defaultConfig.discoveryAddress). */
+  discoveryAddress?: string;
+}
+
+const sameRevision = (a: string, b: string) => (a === "default" ? "" : a) === (b === "default" ? "" : b);
+
+/**
+ * Whether the configuration was made for another control plane than the one served: the values'
+ * `revision` differs from `revision` ("" and "default" are the same). Pods are then labelled for
+ * `revision` while the templates point their proxies at the values' control plane. Istio's own
+ * templates allow it, so this is a warning, not a refusal.
+ */
+export function revisionMismatch(state: WebhookState, revision: string): RevisionMismatch | undefined {
+  const raw = state.injector.settings.values.json.revision;
+  const valuesRevision = typeof raw === "string" ? raw : raw === undefined || raw === null ? "" : String(raw);
+  if (sameRevision(valuesRevision, revision)) return undefined;
+  const discoveryAddress = state.injector.meshConfig.defaultConfig?.discoveryAddress;
+  return { revision, valuesRevision, ...(discoveryAddress ? { discoveryAddress } : {}) };
+}
+
+/** The warning's text for a mismatch. */
+export function revisionMismatchMessage(m: RevisionMismatch): string {
+  const served = m.revision === "" ? "the default revision" : `revision ${JSON.stringify(m.revision)}`;
+  const values = m.valuesRevision === "" ? "the default revision" : JSON.stringify(m.valuesRevision);
+  const proxies = m.discoveryAddress === undefined ? "" : ` (proxies connect to ${m.discoveryAddress})`;
+  return `the configuration's values.revision is ${values} but --revision is ${JSON.stringify(m.revision)}: pods are injected for ${served} with another control plane's configuration${proxies}`;
+}
+
 /** Watches the files and hands each new good configuration to `onReload`. */
 export function watchConfig(
   files: ConfigFiles,

@@ -11,6 +11,8 @@
  *   sidecar_injection_cert_reloads_total / sidecar_injection_cert_reload_errors_total
  *   sidecar_injection_config_last_reload_success_timestamp_seconds
  *   sidecar_injection_cert_expiry_timestamp_seconds
+ *   meshinject_namespace_lookup_failures_total   (--platform openshift) Namespace lookups that failed;
+ *                                                the pod was injected with proxy UID/GID 1337
  * plus prom-client's default process and Node.js metrics. Each server has its own Registry, so
  * several servers (tests) can run in one process.
  */
@@ -44,6 +46,8 @@ export interface WebhookMetrics {
   certReloads: Counter;
   certReloadErrors: Counter;
   certExpiry: Gauge;
+  /** OpenShift: pod Namespaces that could not be looked up (the proxy then runs as 1337). */
+  namespaceLookupFailures: Counter;
   /** Counts one review's outcome and its latency. */
   recordOutcome(outcome: Outcome, seconds: number): void;
   /** Counts a request the server refused before review (415, 400, 413...). */
@@ -124,6 +128,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
     help: "When the active serving certificate expires (Unix time).",
     registers,
   });
+  const namespaceLookupFailures = new Counter({
+    name: "meshinject_namespace_lookup_failures_total",
+    help: "Namespace lookups (--platform openshift) that failed; the pod was injected with proxy UID/GID 1337.",
+    registers,
+  });
   return {
     registry,
     requests,
@@ -137,6 +146,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
     certReloads,
     certReloadErrors,
     certExpiry,
+    namespaceLookupFailures,
     recordOutcome(outcome, seconds) {
       if (outcome.kind === "injected") success.inc();
       else if (outcome.kind === "skipped") skip.inc();

@@ -36,6 +36,8 @@ import {
   configFiles,
   configPaths,
   loadConfig,
+  revisionMismatch,
+  revisionMismatchMessage,
   type StateSettings,
   watchConfig,
 } from "./config-watch.js";
@@ -144,6 +146,18 @@ function requestIds(body: unknown): { uid?: string; namespace?: string } {
   };
 }
 
+/** The request's `operation` and `dryRun`, for the review's log line (absent when the body lacks them). */
+function requestMode(body: unknown): { operation?: string; dryRun?: boolean } {
+  if (typeof body !== "object" || body === null) return {};
+  const request = (body as { request?: unknown }).request;
+  if (typeof request !== "object" || request === null) return {};
+  const { operation, dryRun } = request as { operation?: unknown; dryRun?: unknown };
+  return {
+    ...(typeof operation === "string" ? { operation } : {}),
+    ...(typeof dryRun === "boolean" ? { dryRun } : {}),
+  };
+}
+
 /** The namespace the review's pod is in: its own, else the request's (as review() defaults it). */
 function podNamespace(body: unknown): string {
   const request = typeof body === "object" && body !== null ? (body as { request?: unknown }).request : undefined;
@@ -191,6 +205,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const loaded = await loadConfig(files, settings);
   let state: WebhookState = loaded.state;
   metrics.configLastReloadSuccess.setToCurrentTime();
+  /** Warns (once per loaded configuration) when it was made for another revision than the one served. */
+  const checkRevision = (s: WebhookState) => {
+    const mismatch = revisionMismatch(s, settings.revision);
+    if (mismatch !== undefined) logger.warn({ ...mismatch }, revisionMismatchMessage(mismatch));
+  };
+  checkRevision(state);
   const namespaces: NamespaceSource | undefined =
     options.namespaces === undefined
       ? undefined
@@ -319,7 +339,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     send(res, 200, JSON.stringify(result.response), "application/json");
-    finishReview(path, result.outcome, started, { ...requestIds(parsed), pod: result.pod });
+    finishReview(path, result.outcome, started, { ...requestIds(parsed), ...requestMode(parsed), pod: result.pod });
   }
 
   /** On OpenShift, the state with the request's Namespace looked up (review() itself is synchronous). */
@@ -332,9 +352,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const lookup = await namespaces.get(name);
       found = lookup.namespace;
       if (lookup.namespace === undefined) {
+        metrics.namespaceLookupFailures.inc();
         logger.warn({ namespace: name, reason: lookup.reason }, "namespace lookup failed; proxy UID/GID 1337");
       }
     } catch (e) {
+      metrics.namespaceLookupFailures.inc();
       logger.warn({ namespace: name, err: e }, "namespace lookup failed; proxy UID/GID 1337");
     }
     return { ...current, namespace: (n) => (n === name ? found : undefined) };
@@ -344,7 +366,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     path: string,
     outcome: Outcome,
     started: bigint,
-    ids: { uid?: string; namespace?: string; pod?: string | undefined },
+    ids: { uid?: string; namespace?: string; pod?: string | undefined; operation?: string; dryRun?: boolean },
     rejected?: ServerFailureReason,
   ): void {
     const duration = seconds(started);
@@ -354,6 +376,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       pod: ids.pod,
       namespace: ids.namespace,
       uid: ids.uid,
+      operation: ids.operation,
+      dryRun: ids.dryRun,
       path,
       outcome: outcome.kind,
       reason: outcome.kind === "injected" ? undefined : outcome.reason,
@@ -500,6 +524,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             metrics.configReloads.inc();
             metrics.configLastReloadSuccess.setToCurrentTime();
             logger.info({ files: configPaths(files) }, "injector configuration reloaded");
+            checkRevision(s);
           },
           onError: (e) => {
             metrics.configReloadErrors.inc();
