@@ -38,6 +38,7 @@ export interface ServeCliOptions {
   logLevel: string;
   watchInterval: string;
   shutdownTimeout: string;
+  maxBufferedBytes: string;
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -233,7 +234,10 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
     ...(onPlatform === undefined ? {} : { platform: onPlatform }),
     ...(namespaces === undefined ? {} : { namespaces }),
     watchIntervalMs: integer(opts.watchInterval, "--watch-interval", 10, 3_600_000),
-    limits: { shutdownTimeoutMs: integer(opts.shutdownTimeout, "--shutdown-timeout", 0, 3_600_000) },
+    limits: {
+      shutdownTimeoutMs: integer(opts.shutdownTimeout, "--shutdown-timeout", 0, 3_600_000),
+      maxBufferedBytes: integer(opts.maxBufferedBytes, "--max-buffered-bytes", 1024, 2 ** 40),
+    },
     logger,
   };
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -312,6 +316,11 @@ export function registerServe(program: Command): void {
     .option("--log-level <level>", `log level (${LOG_LEVELS.join(", ")})`, "info")
     .option("--watch-interval <ms>", "how often the certificate and config files are polled", "2000")
     .option("--shutdown-timeout <ms>", "on SIGTERM, how long requests in flight may take", "15000")
+    .option(
+      "--max-buffered-bytes <n>",
+      "request bodies held in memory at once; past it, requests wait unread (meshinject_request_bodies_waiting)",
+      String(32 * 1024 * 1024),
+    )
     .addHelpText("after", SERVE_HELP)
     .action(runServe);
 }

@@ -22,6 +22,11 @@ export interface Limits {
   keepAliveTimeoutMs: number;
   /** On shutdown, requests still running after this long are cut off (ms). */
   shutdownTimeoutMs: number;
+  /**
+   * Bodies held in memory at once (bytes, reserved before reading; see body-budget.ts): requests
+   * past it wait unread. 32 MiB: thousands of ordinary pods, or five bodies at the size limit.
+   */
+  maxBufferedBytes: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -30,6 +35,7 @@ export const DEFAULT_LIMITS: Limits = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
   shutdownTimeoutMs: 15_000,
+  maxBufferedBytes: 32 * 1024 * 1024,
 };
 
 /** A request refused by a limit: the HTTP status and a one-line message for the client. */
@@ -54,6 +60,12 @@ export function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
   const mediaType = header.split(";")[0]?.trim().toLowerCase();
   return mediaType === "application/json";
+}
+
+/** What a request reserves in the body budget before its body is read: its declared length, else the limit. */
+export function bodyReservation(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): number {
+  const declared = Number(req.headers["content-length"]);
+  return Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limits.maxBodyBytes) : limits.maxBodyBytes;
 }
 
 /** Checks what the headers alone can tell: content-type and a declared length over the limit. */

@@ -48,6 +48,8 @@ export interface WebhookMetrics {
   certExpiry: Gauge;
   /** OpenShift: pod Namespaces that could not be looked up (the proxy then runs as 1337). */
   namespaceLookupFailures: Counter;
+  /** Requests whose body waits for room in the memory budget for bodies (see body-budget.ts). */
+  bodiesWaiting: Gauge;
   /** Counts one review's outcome and its latency. */
   recordOutcome(outcome: Outcome, seconds: number): void;
   /** Counts a request the server refused before review (415, 400, 413...). */
@@ -133,6 +135,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
     help: "Namespace lookups (--platform openshift) that failed; the pod was injected with proxy UID/GID 1337.",
     registers,
   });
+  const bodiesWaiting = new Gauge({
+    name: "meshinject_request_bodies_waiting",
+    help: "Requests waiting, unread, for room in the memory budget for request bodies (--max-buffered-bytes).",
+    registers,
+  });
   return {
     registry,
     requests,
@@ -147,6 +154,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
     certReloadErrors,
     certExpiry,
     namespaceLookupFailures,
+    bodiesWaiting,
     recordOutcome(outcome, seconds) {
       if (outcome.kind === "injected") success.inc();
       else if (outcome.kind === "skipped") skip.inc();

@@ -31,6 +31,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from "n
 import type { AddressInfo, Socket } from "node:net";
 import { review, type WebhookState } from "./admission.js";
 import { ADMISSION_V1, reviewEnvelope } from "./admission-request.js";
+import { BodyBudget, type Release } from "./body-budget.js";
 import {
   type ConfigFileOptions,
   configFiles,
@@ -43,7 +44,15 @@ import {
 } from "./config-watch.js";
 import type { FileWatch } from "./file-watch.js";
 import { isHealthPath, serveHealth } from "./health.js";
-import { AbortedError, checkHeaders, DEFAULT_LIMITS, LimitError, type Limits, readBody } from "./limits.js";
+import {
+  AbortedError,
+  bodyReservation,
+  checkHeaders,
+  DEFAULT_LIMITS,
+  LimitError,
+  type Limits,
+  readBody,
+} from "./limits.js";
 import { createLogger, type Logger } from "./logging.js";
 import { createMetrics, metricsHandler, type ServerFailureReason, type WebhookMetrics } from "./metrics.js";
 import { type NamespaceSource, staticNamespaces } from "./namespaces.js";
@@ -189,6 +198,7 @@ function envelopeOf(body: unknown): { apiVersion?: string; uid?: string } {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const bodyBudget = new BodyBudget(limits.maxBufferedBytes);
   const metrics = createMetrics({ defaultMetrics: options.defaultMetrics ?? true });
   const watchIntervalMs = options.watchIntervalMs ?? 2000;
 
@@ -296,10 +306,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     let body: Buffer;
+    let release: Release | undefined;
     try {
       checkHeaders(req, limits);
+      release = await reserveBody(req);
       body = await readBody(req, limits);
     } catch (e) {
+      release?.();
       if (e instanceof LimitError) {
         reject(req, res, e.status, e.reason, e.message, started, e.status !== 400);
       } else if (e instanceof AbortedError) {
@@ -311,6 +324,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       }
       return;
     }
+    try {
+      await answerReview(res, path, started, body);
+    } finally {
+      release?.();
+    }
+  }
+
+  /**
+   * Waits for room for the request's body in the budget (bodiesWaiting counts the waiters); a client
+   * gone meanwhile (or cut off by the request timeout) is an AbortedError, its room given back.
+   */
+  async function reserveBody(req: IncomingMessage): Promise<Release> {
+    const bytes = bodyReservation(req, limits);
+    const now = bodyBudget.tryReserve(bytes);
+    if (now !== undefined) return now;
+    metrics.bodiesWaiting.inc();
+    const release = await bodyBudget.reserve(bytes);
+    metrics.bodiesWaiting.dec();
+    if (req.destroyed || req.readableAborted) {
+      release();
+      throw new AbortedError("client closed the connection while its request waited for memory");
+    }
+    return release;
+  }
+
+  /** Parses, reviews and answers one AdmissionReview body. */
+  async function answerReview(res: ServerResponse, path: string, started: bigint, body: Buffer): Promise<void> {
     const current = state; // a reload during this request does not change it
     let parsed: unknown;
     try {
