@@ -6,7 +6,9 @@
  * checked. The reasons repeat Istio's wording, including its quirks (the status port's error says
  * `excludeInboundPorts invalid`).
  */
+
 import { parse as parseYAML } from "yaml";
+import { valueKind } from "../kube/value-kind.js";
 import { parseBool, parseUint64, quote } from "../template/strconv.js";
 import { parsePrefixError } from "./annotations-netip.js";
 import { quantityError } from "./annotations-quantity.js";
@@ -235,12 +237,6 @@ export const ANNOTATION_VALIDATORS: ReadonlyMap<string, AnnotationValidator> = n
   ["sidecar.istio.io/proxyMemoryLimit", validateResourceQuantity],
 ]);
 
-function kindOf(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "list";
-  return typeof v === "object" ? "map" : typeof v;
-}
-
 function displayValue(v: unknown): string {
   try {
     return JSON.stringify(v) ?? String(v);
@@ -265,7 +261,11 @@ export function annotationFailures(
     const value: unknown = (annotations as Record<string, unknown>)[name];
     if (typeof value !== "string") {
       // Typed pods only have strings here; anything else is refused rather than handed to a validator.
-      failures.push({ name, value: displayValue(value), reason: `the value must be a string, got ${kindOf(value)}` });
+      failures.push({
+        name,
+        value: displayValue(value),
+        reason: `the value must be a string, got ${valueKind(value)}`,
+      });
       continue;
     }
     const reason = validator(value);

@@ -19,6 +19,7 @@
  * `yes` or `1` already coerced to "true" and "1", see src/kube/typed.ts). A value the decision
  * reads that is not a string raises {@link PolicyInputError} naming the field.
  */
+import { valueKind } from "../kube/value-kind.js";
 import { quote } from "../template/strconv.js";
 import { hasInjectionStatus, isRecord } from "./pod.js";
 import { compileSelector, type LabelSelector, LabelSelectorError } from "./policy-selector.js";
@@ -45,22 +46,16 @@ export class PolicyInputError extends Error {
   override name = "PolicyInputError";
 }
 
-function kindOf(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "list";
-  return typeof v === "object" ? "map" : typeof v;
-}
-
 /** A string-to-string map of the pod (null: none); a null value reads as "", as Go decodes it. */
 function stringMap(v: unknown, field: string): Record<string, string> {
   if (v === undefined || v === null) return {};
-  if (!isRecord(v)) throw new PolicyInputError(`${field} must be a map, got ${kindOf(v)}`);
+  if (!isRecord(v)) throw new PolicyInputError(`${field} must be a map, got ${valueKind(v)}`);
   let out: Record<string, string> | undefined;
   for (const key of Object.keys(v)) {
     const value = v[key];
     if (typeof value === "string") continue;
     if (value !== null) {
-      throw new PolicyInputError(`${field}[${JSON.stringify(key)}] must be a string, got ${kindOf(value)}`);
+      throw new PolicyInputError(`${field}[${JSON.stringify(key)}] must be a string, got ${valueKind(value)}`);
     }
     out ??= { ...(v as Record<string, string>) };
     out[key] = "";
@@ -74,7 +69,7 @@ function stringEntry(map: unknown, key: string, field: string): string | undefin
   const value = map[key];
   if (value === null) return "";
   if (typeof value !== "string") {
-    throw new PolicyInputError(`${field}[${JSON.stringify(key)}] must be a string, got ${kindOf(value)}`);
+    throw new PolicyInputError(`${field}[${JSON.stringify(key)}] must be a string, got ${valueKind(value)}`);
   }
   return value;
 }
@@ -149,7 +144,7 @@ export function injectionDecision(pod: PolicyPod, config: InjectionPolicyConfig)
   if (pod.spec?.hostNetwork === true) return decide(false, "the pod uses host networking");
   const namespace = pod.metadata?.namespace ?? "";
   if (typeof namespace !== "string") {
-    throw new PolicyInputError(`metadata.namespace must be a string, got ${kindOf(namespace)}`);
+    throw new PolicyInputError(`metadata.namespace must be a string, got ${valueKind(namespace)}`);
   }
   if (isIgnoredNamespace(namespace, config.ignoredNamespaces ?? IGNORED_NAMESPACES)) {
     return decide(false, `namespace ${quote(namespace)} is never injected`);
@@ -158,7 +153,7 @@ export function injectionDecision(pod: PolicyPod, config: InjectionPolicyConfig)
   // Every label counts for the selectors; of the annotations only the inject one is read.
   const labels = stringMap(pod.metadata?.labels, "metadata.labels");
   if (pod.metadata?.annotations != null && !isRecord(pod.metadata.annotations)) {
-    throw new PolicyInputError(`metadata.annotations must be a map, got ${kindOf(pod.metadata.annotations)}`);
+    throw new PolicyInputError(`metadata.annotations must be a map, got ${valueKind(pod.metadata.annotations)}`);
   }
   let opinion: boolean | undefined;
   let source = "";

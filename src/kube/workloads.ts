@@ -11,6 +11,8 @@
  * {@link checkApiVersion} is a stricter check for callers that want to refuse unknown apiVersions.
  */
 
+import { valueKind } from "./value-kind.js";
+
 /** A kind/apiVersion pair kube-inject knows, with the schema type its object decodes into. */
 export interface WorkloadKind {
   readonly apiVersion: string;
@@ -115,13 +117,6 @@ export interface PodPaths {
 export function podPathsOf(kind: string): PodPaths {
   const [metadata, spec] = (POD_PATHS[kind] ?? DEFAULT_POD_PATHS).map((p) => p.join(".")) as [string, string];
   return { metadata, spec };
-}
-
-/** What a YAML value is, for messages: map, list, string, number, boolean or null. */
-export function valueKind(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "list";
-  return typeof v === "object" ? "map" : typeof v;
 }
 
 /**
