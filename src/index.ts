@@ -17,6 +17,7 @@ import { InjectionError } from "./inject/inject.js";
 import { configMapHasKey, type LoadedInjector, loadInjector } from "./inject/injector.js";
 import { injectObject, kubeInject, oneLine } from "./inject/kube-inject.js";
 import { marshalTyped } from "./kube/typed.js";
+import { describeObject } from "./kube/workloads.js";
 
 export { ConfigError } from "./inject/config.js";
 export { defaultConfigFiles } from "./inject/defaults.js";
@@ -109,13 +110,6 @@ function kubeInjectOptions(caller: string, injector: Injector, options: InjectOp
   };
 }
 
-/** `Kind "name"` of a manifest, for messages. */
-function describeManifest(obj: Record<string, unknown>): string {
-  const kind = typeof obj.kind === "string" ? obj.kind : "object";
-  const meta = obj.metadata as { name?: unknown } | undefined;
-  return typeof meta?.name === "string" && meta.name !== "" ? `${kind} ${JSON.stringify(meta.name)}` : kind;
-}
-
 /** A deep copy of the caller's manifest, which must be plain (JSON-like) data. */
 function copyOf(manifest: unknown): Record<string, unknown> {
   if (typeof manifest === "string") {
@@ -155,7 +149,7 @@ export function inject<T extends object>(injector: Injector, manifest: T, option
   } catch (e) {
     if (e instanceof ConfigError || !(e instanceof Error)) throw e;
     // One error type for "this object cannot be injected", one line, naming the object.
-    const prefix = `${describeManifest(copy)}: `;
+    const prefix = `${describeObject(copy)}: `;
     const message = oneLine(e.message);
     throw new InjectionError(message.startsWith(prefix) ? message : prefix + message, { cause: e });
   }

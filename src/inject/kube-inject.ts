@@ -8,6 +8,7 @@ import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import {
   checkApiVersion,
+  describeObject,
   InvalidWorkloadError,
   isInjectable,
   type WorkloadRef,
@@ -55,16 +56,9 @@ export function oneLine(message: string): string {
   return lines.join("; ");
 }
 
-/** `Kind "name"` of a decoded object, for messages (`Kind` alone when it has no name). */
-function describe(obj: Record<string, unknown>): string {
-  const meta = isRecord(obj.metadata) ? obj.metadata : {};
-  const kind = typeof obj.kind === "string" && obj.kind !== "" ? obj.kind : "(no kind)";
-  return typeof meta.name === "string" && meta.name !== "" ? `${kind} ${JSON.stringify(meta.name)}` : kind;
-}
-
 /** The cause of an error about `obj` on one line, without a leading `Kind "name": ` it may repeat. */
 function causeOf(e: Error, obj: Record<string, unknown>): string {
-  const prefix = `${describe(obj)}: `;
+  const prefix = `${describeObject(obj)}: `;
   return oneLine(e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message);
 }
 
@@ -152,7 +146,7 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
           return marshalTyped(injectObject(item, options), String(item.kind)) as Record<string, unknown>;
         } catch (e) {
           if (!(e instanceof Error)) throw e;
-          throw new ListItemError(`item ${i + 1} (${describe(item)}): ${causeOf(e, item)}`, { cause: e });
+          throw new ListItemError(`item ${i + 1} (${describeObject(item)}): ${causeOf(e, item)}`, { cause: e });
         }
       }),
     };
@@ -165,7 +159,7 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
   try {
     pod = typedPod(ref.pod, ref.paths);
   } catch (e) {
-    if (e instanceof InjectionError) throw new InjectionError(`${describe(obj)}: ${e.message}`, { cause: e });
+    if (e instanceof InjectionError) throw new InjectionError(`${describeObject(obj)}: ${e.message}`, { cause: e });
     throw e;
   }
   // Like istioctl: host networking first, then policy "enabled" with no selectors.
@@ -237,7 +231,7 @@ export function kubeInject(text: string, options: KubeInjectOptions): string {
     } catch (e) {
       // The original error stays as `cause` (the CLI prints its stack with MESHINJECT_DEBUG set).
       if (!(e instanceof Error)) throw e;
-      throw new DocumentError(`document ${index + 1} (${describe(doc)}): ${causeOf(e, doc)}`, { cause: e });
+      throw new DocumentError(`document ${index + 1} (${describeObject(doc)}): ${causeOf(e, doc)}`, { cause: e });
     }
     out += `${writeYaml(marshalTyped(injected, String(doc.kind)))}---\n`;
   }

@@ -146,8 +146,8 @@ function mapAt(
   return cur;
 }
 
-/** `Kind "name"` of an object for messages (`Kind` alone when it has no name). */
-function describeObject(obj: unknown): string {
+/** `Kind "name"` of an object for messages (`Kind` alone when it has no name, `(no kind)` without a kind). */
+export function describeObject(obj: unknown): string {
   const { kind } = typeMetaOf(obj);
   const name = nameOf(obj);
   return `${kind || "(no kind)"}${name ? ` ${JSON.stringify(name)}` : ""}`;

@@ -9,6 +9,7 @@
  * runAsUser/runAsGroup when set and non-zero, else 1337. `ISTIO_META_DNS_CAPTURE` turns on DNS
  * capture of all port-53 traffic (the plugin cannot know the pod's name servers).
  */
+import { parseBool } from "../../template/strconv.js";
 import { type CaptureConfig, defaultCaptureConfig } from "./config.js";
 import { AddressError, parsePrefix } from "./netip.js";
 
@@ -126,16 +127,6 @@ function annotation(
   return { found: true, value };
 }
 
-/**
- * Go's strconv.ParseBool; undefined when the text is not a boolean (the plugin then logs a
- * warning and treats the setting as false).
- */
-function parseGoBool(text: string): boolean | undefined {
-  if (["1", "t", "T", "TRUE", "true", "True"].includes(text)) return true;
-  if (["0", "f", "F", "FALSE", "false", "False"].includes(text)) return false;
-  return undefined;
-}
-
 /** The inbound exclusions with the proxy's own ports appended, duplicates dropped (first kept). */
 function withProxyPortsExcluded(ports: string): string {
   let text = ports.trim();
@@ -163,7 +154,7 @@ export function cniSidecarCaptureConfig(
   const env = pod.proxyContainerEnv ?? {};
   const flag = (name: string): boolean => {
     if (!Object.hasOwn(env, name)) return false;
-    const value = parseGoBool(env[name] as string);
+    const value = parseBool(env[name] as string);
     if (value === undefined)
       warn(`proxy environment ${name}=${JSON.stringify(env[name])} is not a boolean; taken as false`);
     return value ?? false;

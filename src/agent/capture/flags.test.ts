@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { defaultCaptureConfig } from "./config.js";
-import { CaptureFlagError, flagEnvName, parseCaptureArgs } from "./flags.js";
+import { CaptureFlagError, parseCaptureArgs } from "./flags.js";
+import { flagEnvName } from "./iptables-command.js";
 
 /** The args of istio-init in a default injection. */
 const DEFAULT_INIT_ARGS = [
@@ -132,6 +133,9 @@ describe("parseCaptureArgs", () => {
     assert.throws(() => parseCaptureArgs(["-p"]), /flag needs an argument: 'p' in -p \(--envoy-port\)/);
     assert.throws(() => parseCaptureArgs(["--proxy-uid"]), /flag needs an argument: --proxy-uid/);
     assert.throws(() => parseCaptureArgs(["--iptables-probe-port=70000"]), /--iptables-probe-port.*out of range/);
+    // Go's ParseUint(s, 0, 16) reads Go literal syntax: prefixes and `_` separators.
+    assert.equal(parseCaptureArgs(["--iptables-probe-port=15_003"]).config.IptablesProbePort, 15003);
+    assert.equal(parseCaptureArgs(["--iptables-probe-port=0x3a9b"]).config.IptablesProbePort, 15003);
     assert.throws(() => parseCaptureArgs(["--iptables-probe-port=-1"]), /--iptables-probe-port.*invalid syntax/);
     assert.throws(() => parseCaptureArgs(["--probe-timeout", "5"]), /--probe-timeout: time: missing unit/);
   });
