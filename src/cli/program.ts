@@ -16,6 +16,7 @@ import { CertsCliError, registerCerts } from "./certs.js";
 import { ConfigDumpError, runConfigDump } from "./config-dump.js";
 import { KubeInjectError, runKubeInject } from "./kube-inject.js";
 import { WriteError, writeFileAtomic } from "./output.js";
+import { proxyConfigCommand } from "./proxy-config.js";
 import { renderTemplate } from "./render.js";
 import { registerServe, ServeError } from "./serve.js";
 import { buildValues, ValuesInputError } from "./values.js";
@@ -152,6 +153,7 @@ export function buildProgram(): Command {
   registerCerts(program);
   registerServe(program);
   program.addCommand(captureRulesCommand());
+  program.addCommand(proxyConfigCommand());
   return program;
 }
 

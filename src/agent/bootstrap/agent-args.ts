@@ -1,0 +1,155 @@
+/**
+ * The istio-proxy container's command line read the way `pilot-agent` reads it (cobra + pflag,
+ * pilot/cmd/pilot-agent/app/cmd.go): the `proxy` subcommand, its proxy type (first positional
+ * argument, `sidecar` by default) and the flags that shape the start: `--domain`, `--meshConfig`
+ * (default `./etc/istio/config/mesh`), `--serviceCluster` (default `istio-proxy`) and the legacy
+ * `--concurrency`. Flags take `--name=value` or `--name value` (booleans only `--name` or
+ * `--name=value`); unknown flags are accepted, as pilot-agent whitelists them, and take the next
+ * argument as their value unless it starts with `-`.
+ */
+import { BootstrapError } from "./errors.js";
+
+export interface AgentArgs {
+  /** The proxy type: `sidecar`, `router` or `waypoint`. */
+  proxyType: string;
+  /** `--domain` ("" when not given). */
+  domain: string;
+  /** `--meshConfig`, the mesh config file path. */
+  meshConfig: string;
+  /** `--serviceCluster`. */
+  serviceCluster: string;
+  /** `--concurrency` (0 when not given), as pilot-agent's (64-bit) int. */
+  concurrency: bigint;
+}
+
+export const DEFAULT_MESH_CONFIG_PATH = "./etc/istio/config/mesh";
+export const DEFAULT_SERVICE_CLUSTER = "istio-proxy";
+
+const PROXY_TYPES = new Set(["sidecar", "router", "waypoint"]);
+/** Flags of `pilot-agent proxy` (and the root's logging flags) that are booleans: they never take the next argument. */
+const BOOL_FLAGS = new Set(["profiling", "log_as_json", "help"]);
+/** Flags known to take a value (besides the ones read here); unknown flags behave alike unless the next argument is a flag. */
+const VALUE_FLAGS = new Set([
+  "domain",
+  "meshConfig",
+  "serviceCluster",
+  "concurrency",
+  "stsPort",
+  "tokenManagerPlugin",
+  "proxyLogLevel",
+  "proxyComponentLogLevel",
+  "templateFile",
+  "outlierLogPath",
+  "log_output_level",
+  "log_stacktrace_level",
+  "log_caller",
+  "log_target",
+  "log_rotate",
+  "log_rotate_max_age",
+  "log_rotate_max_size",
+  "log_rotate_max_backups",
+  "vklog",
+]);
+
+/** strconv.ParseInt(s, 0, 64) as pflag's IntVar calls it; undefined on a syntax or range error. */
+export function parseGoInt(s: string): bigint | undefined {
+  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|0[0-7_]*|[1-9][0-9_]*)$/.exec(s);
+  if (!m) return undefined;
+  const [, sign, body = ""] = m;
+  const prefixed = /^0[xXbBoO]/.test(body);
+  // Underscores only between digits (or after a base prefix), never doubled or trailing.
+  if (body.includes("_") && !/^(0[xXbBoO]?)?(_?[0-9a-fA-F]+)*$/.test(body)) return undefined;
+  const digits = body.replaceAll("_", "");
+  let n: bigint;
+  if (prefixed) n = BigInt(digits.toLowerCase());
+  else if (digits.length > 1 && digits.startsWith("0")) n = BigInt(`0o${digits.slice(1)}`);
+  else n = BigInt(digits);
+  if (sign === "-") n = -n;
+  return n >= -(1n << 63n) && n < 1n << 63n ? n : undefined;
+}
+
+/** Go's int32(x) conversion: the low 32 bits, signed. */
+export function toInt32(n: bigint | number): number {
+  return Number(BigInt.asIntN(32, BigInt(n)));
+}
+
+/**
+ * Reads pilot-agent's command line (`command` then `args`, already `$(VAR)`-expanded). A `command`
+ * that is not pilot-agent, a subcommand other than `proxy`, an unknown proxy type or a bad
+ * `--concurrency` value is a BootstrapError: pilot-agent would not start the proxy.
+ */
+export function parseAgentArgs(command: readonly string[], args: readonly string[]): AgentArgs {
+  const first = command[0];
+  if (first !== undefined) {
+    const base = first.slice(first.lastIndexOf("/") + 1);
+    if (base !== "pilot-agent") {
+      throw new BootstrapError(`the container runs ${JSON.stringify(first)}, not pilot-agent`);
+    }
+  }
+  const line = [...command.slice(1), ...args];
+  const flags = new Map<string, string>();
+  const positional: string[] = [];
+  for (let i = 0; i < line.length; i++) {
+    const arg = line[i] as string;
+    if (arg === "--") {
+      positional.push(...line.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positional.push(arg);
+      continue;
+    }
+    if (!arg.startsWith("--")) {
+      // Shorthand flags: pilot-agent defines only -h; unknown ones take the next non-flag argument.
+      const next = line[i + 1];
+      if (arg !== "-h" && !arg.includes("=") && next !== undefined && !next.startsWith("-")) i++;
+      continue;
+    }
+    const body = arg.slice(2);
+    const eq = body.indexOf("=");
+    const name = eq < 0 ? body : body.slice(0, eq);
+    if (eq >= 0) {
+      flags.set(name, body.slice(eq + 1));
+      continue;
+    }
+    if (BOOL_FLAGS.has(name)) {
+      flags.set(name, "true");
+      continue;
+    }
+    const next = line[i + 1];
+    if (VALUE_FLAGS.has(name)) {
+      if (next === undefined) throw new BootstrapError(`pilot-agent flag needs an argument: --${name}`);
+      flags.set(name, next);
+      i++;
+    } else if (next !== undefined && !next.startsWith("-")) {
+      i++; // an unknown flag's value
+    }
+  }
+  const [subcommand, proxyType = "sidecar"] = positional;
+  if (subcommand !== "proxy") {
+    throw new BootstrapError(
+      subcommand === undefined
+        ? "pilot-agent is not started with the proxy subcommand"
+        : `pilot-agent runs ${JSON.stringify(subcommand)}, not proxy`,
+    );
+  }
+  if (!PROXY_TYPES.has(proxyType)) throw new BootstrapError(`pilot-agent: Invalid proxy Type: ${proxyType}`);
+  const concurrencyText = flags.get("concurrency");
+  let concurrency = 0n;
+  if (concurrencyText !== undefined) {
+    const n = parseGoInt(concurrencyText);
+    if (n === undefined) {
+      throw new BootstrapError(
+        `pilot-agent: invalid argument ${JSON.stringify(concurrencyText)} for "--concurrency" flag`,
+      );
+    }
+    concurrency = n;
+  }
+  return {
+    proxyType,
+    domain: flags.get("domain") ?? "",
+    meshConfig: flags.get("meshConfig") ?? DEFAULT_MESH_CONFIG_PATH,
+    serviceCluster: flags.get("serviceCluster") ?? DEFAULT_SERVICE_CLUSTER,
+    concurrency,
+  };
+}

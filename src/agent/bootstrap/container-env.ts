@@ -1,0 +1,103 @@
+/**
+ * A container's environment as far as a manifest tells it: literal `value`s (with `$(VAR)` expanded
+ * over the variables defined before, as the kubelet does), and the `valueFrom` sources whose value
+ * follows from the pod itself: `fieldRef` on the namespace, the service account, the pod's name (a
+ * Pod only), its labels and annotations; `resourceFieldRef` on a CPU limit or request that the pod
+ * spec sets. Everything else (secrets, config maps, node-given values, a limit left to the node's
+ * allocatable CPU) is known only in the cluster: such variables are listed as unknown, with why.
+ */
+import { type Container, isRecord, type Json } from "../../inject/pod.js";
+import { downwardCpu } from "./cpu.js";
+import { expandVars } from "./expand.js";
+
+/** What the fieldRefs of a pod resolve to offline. */
+export interface PodFacts {
+  namespace: string;
+  serviceAccount: string;
+  /** The pod's own name: only a Pod has one before it is created. */
+  podName?: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** All containers of the pod (for a resourceFieldRef naming another one). */
+  containers: readonly Container[];
+}
+
+export interface ResolvedEnv {
+  /** name → value, for the variables whose value is known (the last definition wins). */
+  values: Map<string, string>;
+  /** name → why its value is known only in the cluster. */
+  unknown: Map<string, string>;
+  /** Set when the container also has `envFrom`, which may define further variables. */
+  envFrom: boolean;
+}
+
+function text(v: unknown): string {
+  return typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
+}
+
+function fieldValue(path: string, pod: PodFacts): string | undefined {
+  if (path === "metadata.namespace") return pod.namespace;
+  if (path === "spec.serviceAccountName") return pod.serviceAccount;
+  if (path === "metadata.name") return pod.podName;
+  const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
+  if (m) return (m[1] === "labels" ? pod.labels : pod.annotations)[m[2] as string] ?? "";
+  return undefined;
+}
+
+function resourceValue(ref: Json, self: Container, pod: PodFacts): string | undefined {
+  const resource = text(ref.resource);
+  const [kind, name] = resource.split(".");
+  if (name !== "cpu" || (kind !== "limits" && kind !== "requests")) return undefined;
+  const containerName = text(ref.containerName);
+  const container = containerName === "" ? self : pod.containers.find((c) => c.name === containerName);
+  const resources = isRecord(container?.resources) ? container.resources : {};
+  const limits = isRecord(resources.limits) ? resources.limits : {};
+  const requests = isRecord(resources.requests) ? resources.requests : {};
+  // An unset request defaults to the limit; an unset limit is the node's allocatable CPU.
+  const quantity = kind === "limits" ? limits.cpu : (requests.cpu ?? limits.cpu);
+  if (quantity === undefined || quantity === null) return undefined;
+  const divisor = ref.divisor === undefined || ref.divisor === null ? undefined : text(ref.divisor);
+  return String(downwardCpu(text(quantity), divisor));
+}
+
+/** Why a valueFrom source cannot be resolved offline. */
+function unknownReason(source: Json): string {
+  if (isRecord(source.fieldRef)) return `fieldRef ${text(source.fieldRef.fieldPath)}, set only when the pod runs`;
+  if (isRecord(source.resourceFieldRef)) {
+    const ref = source.resourceFieldRef;
+    return `resourceFieldRef ${text(ref.resource)}: the container sets no such value, so the node's allocatable amount is used at run time`;
+  }
+  if (isRecord(source.secretKeyRef)) return `secretKeyRef ${text(source.secretKeyRef.name)}, read in the cluster`;
+  if (isRecord(source.configMapKeyRef))
+    return `configMapKeyRef ${text(source.configMapKeyRef.name)}, read in the cluster`;
+  return "valueFrom, resolved only in the cluster";
+}
+
+/** The container's environment, resolved as far as the manifest allows. */
+export function resolveEnv(container: Container, pod: PodFacts): ResolvedEnv {
+  const values = new Map<string, string>();
+  const unknown = new Map<string, string>();
+  for (const entry of Array.isArray(container.env) ? container.env : []) {
+    if (!isRecord(entry) || typeof entry.name !== "string") continue;
+    const name = entry.name;
+    let value: string | undefined;
+    let reason = "";
+    if (isRecord(entry.valueFrom)) {
+      const source = entry.valueFrom;
+      if (isRecord(source.fieldRef)) value = fieldValue(text(source.fieldRef.fieldPath), pod);
+      else if (isRecord(source.resourceFieldRef)) value = resourceValue(source.resourceFieldRef, container, pod);
+      if (value === undefined) reason = unknownReason(source);
+    } else {
+      value = expandVars(text(entry.value), (v) => values.get(v));
+    }
+    if (value === undefined) {
+      values.delete(name);
+      unknown.set(name, reason);
+    } else {
+      unknown.delete(name);
+      values.set(name, value);
+    }
+  }
+  const envFrom = Array.isArray(container.envFrom) && container.envFrom.length > 0;
+  return { values, unknown, envFrom };
+}

@@ -1,0 +1,221 @@
+/**
+ * What pilot-agent in one pod's `istio-proxy` container starts with, worked out from the pod spec:
+ * its command line (`$(VAR)`-expanded with the container's environment), the files it reads (the
+ * mesh config at `--meshConfig`, the pod annotations at `./etc/istio/pod/annotations`) when the pod
+ * mounts them, `PROXY_CONFIG` and `ISTIO_CPU_LIMIT` from its environment; then the proxy config
+ * (construct.ts), the identity and the DNS domain (identity.ts). What only the cluster knows is left
+ * out and said in `notes`.
+ */
+import { type Container, isRecord, type Json, PROXY_CONTAINER } from "../../inject/pod.js";
+import type { PodParts } from "../../kube/workloads.js";
+import { type MeshConfig, PROXY_CONFIG_ANNOTATION, type ProxyConfig } from "../../mesh/index.js";
+import { parseAgentArgs } from "./agent-args.js";
+import {
+  type ConcurrencySource,
+  constructProxyConfig,
+  DISCOVERY_ADDRESS_ANNOTATION,
+  STATUS_PORT_ANNOTATION,
+} from "./construct.js";
+import { resolveEnv } from "./container-env.js";
+import { BootstrapError } from "./errors.js";
+import { expandVars, referencedVars } from "./expand.js";
+import { dnsDomain, type ProxyIdentity, podNamespace, podServiceAccount, proxyIdentity } from "./identity.js";
+import { mountedFile } from "./mounts.js";
+
+/** Where pilot-agent reads the pod's annotations (a downwardAPI volume in an injected pod). */
+export const POD_ANNOTATIONS_PATH = "./etc/istio/pod/annotations";
+
+export interface BootstrapOptions {
+  /** The mesh config text (the `mesh` key of the istio ConfigMap), as the container would see the file. */
+  meshConfigText: string;
+  /** The same, applied over Istio's defaults: where the trust domain comes from. */
+  mesh: MeshConfig;
+  /** The namespace of objects that name none. */
+  namespace: string;
+}
+
+export interface PodBootstrap {
+  /** The proxy type pilot-agent runs (`sidecar`, `router`, `waypoint`). */
+  proxyType: string;
+  identity: ProxyIdentity;
+  /** The DNS domain (`--domain`, `$(POD_NAMESPACE)` expanded). */
+  domain: string;
+  discoveryAddress: string;
+  statusPort: number;
+  /** Envoy's worker threads; undefined when unset (Envoy then runs one per CPU of the node). */
+  concurrency: number | undefined;
+  concurrencySource: ConcurrencySource;
+  /** The inputs that shaped the proxy config, lowest precedence first. */
+  sources: string[];
+  /** The effective proxy config, protobuf-JSON form. */
+  proxyConfig: ProxyConfig;
+  /** What could not be known offline, and what pilot-agent would log. */
+  notes: string[];
+}
+
+function containersOf(spec: Json, key: "containers" | "initContainers"): Container[] {
+  const list = spec[key];
+  return Array.isArray(list) ? list.filter((c): c is Container => isRecord(c) && typeof c.name === "string") : [];
+}
+
+function stringList(container: Container, field: "command" | "args"): string[] {
+  const v = container[field];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new BootstrapError(`container ${container.name}: ${field} is not a list`);
+  return v.map((item, i) => {
+    if (typeof item === "string") return item;
+    if (typeof item === "number" || typeof item === "boolean") return String(item);
+    throw new BootstrapError(`container ${container.name}: ${field}[${i}] is not a string`);
+  });
+}
+
+/** Labels or annotations as strings (Kubernetes decodes a YAML boolean or number as its text). */
+function stringMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isRecord(v)) return out;
+  for (const [k, value] of Object.entries(v)) {
+    if (value !== null && value !== undefined && typeof value !== "object") out[k] = String(value);
+  }
+  return out;
+}
+
+/** The pod's istio-proxy container (a native sidecar is an init container), or undefined. */
+export function proxyContainer(spec: Json): Container | undefined {
+  return [...containersOf(spec, "containers"), ...containersOf(spec, "initContainers")].find(
+    (c) => c.name === PROXY_CONTAINER,
+  );
+}
+
+/** Go's strconv.Atoi for an int environment variable; 0 (pilot-agent's default) when it does not parse. */
+function envInt(value: string): bigint | undefined {
+  if (!/^[+-]?[0-9]+$/.test(value)) return undefined;
+  const n = BigInt(value);
+  return n >= -(1n << 63n) && n < 1n << 63n ? n : undefined;
+}
+
+/**
+ * The start of pilot-agent in the pod of `obj` (a workload; `pod` its pod parts), or undefined when
+ * the pod has no istio-proxy container. Throws BootstrapError when pilot-agent would not start.
+ */
+export function podBootstrap(obj: Json, pod: PodParts, options: BootstrapOptions): PodBootstrap | undefined {
+  const container = proxyContainer(pod.spec);
+  if (container === undefined) return undefined;
+  const notes: string[] = [];
+  const namespace = podNamespace(obj, pod.metadata, options.namespace);
+  const serviceAccount = podServiceAccount(pod.spec);
+  const annotations = stringMap(pod.metadata.annotations);
+  const isPod = obj.kind === "Pod";
+  const env = resolveEnv(container, {
+    namespace,
+    serviceAccount,
+    podName: isPod && typeof pod.metadata.name === "string" ? pod.metadata.name : undefined,
+    labels: stringMap(pod.metadata.labels),
+    annotations,
+    containers: [...containersOf(pod.spec, "containers"), ...containersOf(pod.spec, "initContainers")],
+  });
+
+  // The command line, expanded as the kubelet does.
+  const lookup = (name: string) => env.values.get(name);
+  const command = stringList(container, "command");
+  const args = stringList(container, "args");
+  const unresolved = new Set<string>();
+  for (const arg of [...command, ...args]) {
+    for (const name of referencedVars(arg)) if (!env.values.has(name)) unresolved.add(name);
+  }
+  for (const name of unresolved) {
+    const why = env.unknown.get(name);
+    notes.push(
+      why === undefined
+        ? `the arguments use $(${name}), which the container does not define: it stays as written`
+        : `the arguments use $(${name}), known only at run time (${why}): shown unexpanded`,
+    );
+  }
+  const agentArgs = parseAgentArgs(
+    command.map((a) => expandVars(a, lookup)),
+    args.map((a) => expandVars(a, lookup)),
+  );
+
+  const volumes = Array.isArray(pod.spec.volumes) ? pod.spec.volumes.filter(isRecord) : [];
+  const sources = ["Istio defaults"];
+  const meshFile = mountedFile(container, volumes, agentArgs.meshConfig);
+  if (meshFile === undefined) {
+    notes.push(
+      `${PROXY_CONTAINER} mounts no mesh config file at ${agentArgs.meshConfig}: pilot-agent starts from the Istio ` +
+        "defaults (the injector carries the mesh defaultConfig in PROXY_CONFIG)",
+    );
+  } else {
+    sources.push(`mesh config file ${meshFile.path} (volume ${meshFile.volume}; the given mesh config)`);
+  }
+
+  const proxyConfigEnv = env.values.get("PROXY_CONFIG");
+  if (env.unknown.has("PROXY_CONFIG")) {
+    notes.push(`env PROXY_CONFIG: ${env.unknown.get("PROXY_CONFIG")}; skipped`);
+  } else if (proxyConfigEnv) {
+    sources.push("env PROXY_CONFIG");
+  }
+  if (env.envFrom) {
+    notes.push(`${PROXY_CONTAINER} has envFrom, which is not read: it may also set PROXY_CONFIG or ISTIO_CPU_LIMIT`);
+  }
+
+  const podinfo = mountedFile(container, volumes, POD_ANNOTATIONS_PATH);
+  if (podinfo === undefined) {
+    notes.push(
+      `the pod annotations are not mounted at ${POD_ANNOTATIONS_PATH}: pilot-agent does not see ${PROXY_CONFIG_ANNOTATION}, ` +
+        `${DISCOVERY_ADDRESS_ANNOTATION} or ${STATUS_PORT_ANNOTATION}`,
+    );
+  }
+  const seen = podinfo === undefined ? undefined : annotations;
+  if (seen?.[PROXY_CONFIG_ANNOTATION]) sources.push(`annotation ${PROXY_CONFIG_ANNOTATION}`);
+
+  let cpuLimit = 0n;
+  const cpuText = env.values.get("ISTIO_CPU_LIMIT");
+  if (cpuText !== undefined) {
+    const n = envInt(cpuText);
+    if (n === undefined)
+      notes.push(`env ISTIO_CPU_LIMIT=${JSON.stringify(cpuText)} is not an integer: pilot-agent uses 0`);
+    cpuLimit = n ?? 0n;
+  }
+
+  const built = constructProxyConfig({
+    meshConfigFile: meshFile === undefined ? undefined : options.meshConfigText,
+    proxyConfigEnv,
+    annotations: seen,
+    concurrencyFlag: agentArgs.concurrency,
+    serviceClusterFlag: agentArgs.serviceCluster,
+    cpuLimit,
+  });
+  const pc = built.proxyConfig;
+  notes.push(...built.warnings);
+  if (built.concurrencySource === "cpu limit") sources.push(`env ISTIO_CPU_LIMIT=${cpuLimit} (concurrency)`);
+  if (built.concurrencySource === "--concurrency flag") sources.push(`--concurrency ${agentArgs.concurrency}`);
+  if (built.concurrencySource === "unset") {
+    const cpuUnknown = env.unknown.get("ISTIO_CPU_LIMIT");
+    notes.push(
+      cpuUnknown === undefined
+        ? "concurrency is unset: Envoy runs one worker thread per CPU of the node"
+        : `concurrency is unset and env ISTIO_CPU_LIMIT comes from ${cpuUnknown}: pilot-agent sets concurrency to that number`,
+    );
+  }
+  if (seen !== undefined && Object.hasOwn(seen, DISCOVERY_ADDRESS_ANNOTATION)) {
+    sources.push(`annotation ${DISCOVERY_ADDRESS_ANNOTATION}`);
+  }
+  if (seen !== undefined && Object.hasOwn(seen, STATUS_PORT_ANNOTATION))
+    sources.push(`annotation ${STATUS_PORT_ANNOTATION}`);
+  if (typeof pc.statsdUdpAddress === "string" && pc.statsdUdpAddress !== "") {
+    notes.push("statsdUdpAddress is resolved through DNS when pilot-agent starts (cleared if it does not resolve)");
+  }
+
+  const trustDomain = typeof options.mesh.trustDomain === "string" ? options.mesh.trustDomain : "cluster.local";
+  return {
+    proxyType: agentArgs.proxyType,
+    identity: proxyIdentity(trustDomain, namespace, serviceAccount),
+    domain: dnsDomain(agentArgs.domain, namespace),
+    discoveryAddress: typeof pc.discoveryAddress === "string" ? pc.discoveryAddress : "",
+    statusPort: typeof pc.statusPort === "number" ? pc.statusPort : 0,
+    concurrency: typeof pc.concurrency === "number" ? pc.concurrency : undefined,
+    concurrencySource: built.concurrencySource,
+    sources,
+    proxyConfig: pc,
+    notes,
+  };
+}

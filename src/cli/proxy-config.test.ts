@@ -1,0 +1,122 @@
+// `meshinject proxy-config`, run in-process on manifests injected with the library.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { injectYaml, loadInjectorConfig } from "../index.js";
+import { splitYamlStream } from "../kube/stream.js";
+import { readYaml } from "../kube/yaml.js";
+import { proxyConfigCommand } from "./proxy-config.js";
+
+const CURL = readFileSync(new URL("../../examples/curl.yaml", import.meta.url), "utf8");
+const INJECTED = injectYaml(loadInjectorConfig(), CURL);
+
+interface Run {
+  stdout: string;
+  stderr: string;
+  failed: boolean;
+}
+
+async function run(files: Record<string, string>, args: string[]): Promise<Run> {
+  const out: Run = { stdout: "", stderr: "", failed: false };
+  const command = proxyConfigCommand({
+    readInput: async (path) => {
+      const text = files[path];
+      if (text === undefined) throw new Error(`test: no file ${path}`);
+      return text;
+    },
+    stdout: (text) => {
+      out.stdout += text;
+    },
+    stderr: (text) => {
+      out.stderr += text;
+    },
+    fail: () => {
+      out.failed = true;
+    },
+  });
+  command.exitOverride();
+  await command.parseAsync(args, { from: "user" });
+  return out;
+}
+
+function assertFailed(r: Run, pattern: RegExp): void {
+  assert.equal(r.failed, true, r.stdout);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /^meshinject: [^\n]+\n$/, `not one line: ${JSON.stringify(r.stderr)}`);
+  assert.match(r.stderr, pattern);
+}
+
+describe("meshinject proxy-config", () => {
+  it("prints the start of each injected pod as YAML", async () => {
+    const r = await run({ "app.yaml": INJECTED }, ["-f", "app.yaml"]);
+    assert.equal(r.failed, false, r.stderr);
+    assert.match(r.stdout, /^# Deployment default\/curl\n/);
+    const doc = readYaml(r.stdout) as Record<string, unknown>;
+    assert.equal(doc.identity, "spiffe://cluster.local/ns/default/sa/curl");
+    assert.equal(doc.domain, "default.svc.cluster.local");
+    assert.equal(doc.statusPort, 15020);
+    assert.equal(doc.concurrency, 2);
+    const pc = doc.proxyConfig as Record<string, unknown>;
+    assert.equal(pc.discoveryAddress, "istiod.istio-system.svc:15012");
+    assert.equal(pc.drainDuration, "45s");
+    assert.equal(pc.serviceCluster, "istio-proxy");
+  });
+
+  it("takes the trust domain from --meshConfigFile, a whole ConfigMap too, and -n for objects without a namespace", async () => {
+    const cm = [
+      "apiVersion: v1",
+      "kind: ConfigMap",
+      "metadata: {name: istio, namespace: istio-system}",
+      "data:",
+      "  mesh: |",
+      "    trustDomain: corp.example",
+      "",
+    ].join("\n");
+    const r = await run({ "app.yaml": INJECTED, "cm.yaml": cm }, [
+      "-f",
+      "app.yaml",
+      "--meshConfigFile",
+      "cm.yaml",
+      "-n",
+      "shop",
+    ]);
+    assert.equal(r.failed, false, r.stderr);
+    assert.match(r.stdout, /identity: spiffe:\/\/corp\.example\/ns\/shop\/sa\/curl\n/);
+    assert.match(r.stdout, /domain: shop\.svc\.cluster\.local\n/);
+  });
+
+  it("separates pods with ---, List items included", async () => {
+    const pods = splitYamlStream(INJECTED).map((d) => readYaml(d));
+    const list = { apiVersion: "v1", kind: "List", items: pods };
+    const r = await run({ "a.yaml": `${INJECTED}---\n${JSON.stringify(list)}\n` }, ["-f", "a.yaml"]);
+    assert.equal(r.failed, false, r.stderr);
+    assert.equal(r.stdout.split("---\n").length, 2);
+  });
+
+  it("fails with a pointer to kube-inject when nothing is injected", async () => {
+    assertFailed(await run({ "app.yaml": CURL }, ["-f", "app.yaml"]), /no injected pods.*meshinject kube-inject/);
+  });
+
+  it("names the document and the cause on one line", async () => {
+    // A drain duration pilot-agent's validation refuses, added after injection.
+    const text = INJECTED.replace(
+      "        sidecar.istio.io/status:",
+      "        proxy.istio.io/config: 'drainDuration: 0s'\n        sidecar.istio.io/status:",
+    );
+    assert.notEqual(text, INJECTED);
+    assertFailed(
+      await run({ "app.yaml": text }, ["-f", "app.yaml"]),
+      /^meshinject: app\.yaml: document 3 \(Deployment "curl"\): pilot-agent rejects the proxy config: invalid drain duration/,
+    );
+    assertFailed(await run({ "app.yaml": "a: [" }, ["-f", "app.yaml"]), /^meshinject: app\.yaml: document 1: /);
+    assertFailed(
+      await run({ "app.yaml": INJECTED, "m.yaml": "trustDomain: [x]" }, [
+        "-f",
+        "app.yaml",
+        "--meshConfigFile",
+        "m.yaml",
+      ]),
+      /^meshinject: m\.yaml: /,
+    );
+  });
+});

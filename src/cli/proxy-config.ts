@@ -1,0 +1,147 @@
+/**
+ * `meshinject proxy-config`: what pilot-agent in the istio-proxy container of each injected pod
+ * starts with: the effective ProxyConfig (as pilot-agent's ConstructProxyConfig builds it), the
+ * SPIFFE identity, the DNS domain, the discovery address and the status port. The work is the pure
+ * src/agent/bootstrap; this file reads the input and the mesh config, and prints. Errors are printed
+ * here (`meshinject: MESSAGE`, exit code 1), one line each.
+ */
+import { readFile } from "node:fs/promises";
+import { Command } from "commander";
+import { BootstrapError, proxyConfigReport } from "../agent/bootstrap/index.js";
+import { ConfigError } from "../inject/config.js";
+import { defaultConfigFiles } from "../inject/defaults.js";
+import { configMapKey } from "../inject/injector.js";
+import {
+  DurationError,
+  type MeshConfig,
+  MeshConfigError,
+  MeshYamlError,
+  ProtoJSONError,
+  readMeshConfig,
+} from "../mesh/index.js";
+
+/** An error for the user (exit code 1, one line). */
+export class ProxyConfigCliError extends Error {
+  override name = "ProxyConfigCliError";
+}
+
+/** What the command reads and writes; replaceable for tests. */
+export interface ProxyConfigIO {
+  /** A file's text; `-` is standard input. */
+  readInput(path: string): Promise<string>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Marks the run as failed (exit code 1). */
+  fail(): void;
+}
+
+async function readInput(path: string): Promise<string> {
+  let text: string;
+  try {
+    if (path === "-") {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      text = Buffer.concat(chunks).toString("utf8");
+    } else {
+      text = await readFile(path, "utf8");
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new ProxyConfigCliError(`${path}: is a directory`);
+    throw new ProxyConfigCliError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+const DEFAULT_IO: ProxyConfigIO = {
+  readInput,
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  fail: () => {
+    process.exitCode = 1;
+  },
+};
+
+interface ProxyConfigCliOptions {
+  filename: string;
+  meshConfigFile?: string;
+  namespace: string;
+}
+
+const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ").trim();
+
+/** The mesh config text (the ConfigMap's `mesh` key, or the file as given) and its MeshConfig. */
+function readMesh(text: string, source: string): { meshConfigText: string; mesh: MeshConfig } {
+  try {
+    const meshConfigText = configMapKey(text, "mesh", source);
+    return { meshConfigText, mesh: readMeshConfig(meshConfigText) };
+  } catch (e) {
+    if (
+      e instanceof ConfigError ||
+      e instanceof MeshConfigError ||
+      e instanceof MeshYamlError ||
+      e instanceof ProtoJSONError ||
+      e instanceof DurationError
+    ) {
+      throw new ProxyConfigCliError(`${source}: ${oneLine(e.message)}`, { cause: e });
+    }
+    throw e;
+  }
+}
+
+const HELP = `
+For every Pod, Deployment, DaemonSet, StatefulSet, ReplicaSet, ReplicationController, Job, CronJob
+and DeploymentConfig (Lists too) of an injected manifest, prints what pilot-agent in its istio-proxy
+container starts with, under a "# Kind namespace/name" line (YAML documents separated by ---):
+  identity          the SPIFFE ID istiod issues: spiffe://<trustDomain>/ns/<namespace>/sa/<serviceAccount>
+  domain            pilot-agent's --domain, $(POD_NAMESPACE) expanded (default <namespace>.svc.cluster.local)
+  discoveryAddress, statusPort, concurrency (and where it came from)
+  sources           what shaped the proxy config, lowest precedence first
+  proxyConfig       the effective ProxyConfig (protobuf-JSON field names), resolved as pilot-agent does:
+                    Istio's defaults < the mesh config file (only if the container mounts one at its
+                    --meshConfig path, ./etc/istio/config/mesh) < env PROXY_CONFIG < annotation
+                    proxy.istio.io/config; then concurrency from env ISTIO_CPU_LIMIT (the CPU limit,
+                    rounded up) when still unset, a non-zero --concurrency flag over everything, an
+                    empty serviceCluster from --serviceCluster, validation, and last the annotations
+                    sidecar.istio.io/discoveryAddress and status.sidecar.istio.io/port.
+  notes             what only the cluster knows (env from valueFrom, a CPU limit left to the node).
+
+Options:
+  -f, --filename        the injected manifest; - reads standard input.
+                        e.g. meshinject kube-inject -f app.yaml | meshinject proxy-config -f -
+  --meshConfigFile      the mesh config: the mesh key of ConfigMap istio, or the whole ConfigMap
+                        (kubectl -n istio-system get cm istio -o yaml). Gives the trust domain, and the
+                        file pilot-agent reads where the pod mounts it. Default: the built-in one.
+                        e.g. meshinject proxy-config -f injected.yaml --meshConfigFile mesh.yaml
+  -n, --namespace       the namespace of objects that name none (default "default").
+                        e.g. meshinject proxy-config -f injected.yaml -n shop
+
+Errors name the document (Kind "name") and the cause, and exit with code 1; so does an input with
+no injected pod (inject it first with meshinject kube-inject).
+`;
+
+/** `meshinject proxy-config`: register with `program.addCommand(proxyConfigCommand())`. */
+export function proxyConfigCommand(io: ProxyConfigIO = DEFAULT_IO): Command {
+  return new Command("proxy-config")
+    .description("show the proxy config, identity and domain pilot-agent starts with in each injected pod")
+    .requiredOption("-f, --filename <file>", "injected Kubernetes YAML; - reads standard input (required)")
+    .option(
+      "--meshConfigFile <file>",
+      "mesh config (the mesh key of ConfigMap istio, or the ConfigMap); default: the built-in one",
+    )
+    .option("-n, --namespace <namespace>", "namespace of objects that name none", "default")
+    .addHelpText("after", HELP)
+    .action(async (opts: ProxyConfigCliOptions) => {
+      try {
+        const meshText =
+          opts.meshConfigFile === undefined ? defaultConfigFiles().mesh : await io.readInput(opts.meshConfigFile);
+        const { meshConfigText, mesh } = readMesh(meshText, opts.meshConfigFile ?? "built-in mesh config");
+        const input = await io.readInput(opts.filename);
+        const source = opts.filename === "-" ? "stdin" : opts.filename;
+        io.stdout(proxyConfigReport(input, { source, meshConfigText, mesh, namespace: opts.namespace }));
+      } catch (e) {
+        if (!(e instanceof ProxyConfigCliError || e instanceof BootstrapError)) throw e;
+        io.stderr(`meshinject: ${e.message}\n`);
+        io.fail();
+      }
+    });
+}
