@@ -89,6 +89,17 @@ describe("inject", () => {
     assert.throws(() => inject(injector, deployment(), { revison: "x" } as never), /unknown option "revison"/);
     assert.throws(() => inject(injector, deployment(), { nativeSidecars: "yes" } as never), /must be a boolean/);
     assert.throws(() => inject({} as never, deployment()), /injector from loadInjectorConfig/);
+    // Inherited names are not options; a Map, a Date or a cycle is not Kubernetes data.
+    assert.throws(() => inject(injector, deployment(), { constructor: undefined } as never), /unknown option/);
+    const withMap = deployment() as unknown as { metadata: Record<string, unknown> };
+    withMap.metadata.labels = new Map([["a", "b"]]);
+    assert.throws(() => inject(injector, withMap), /manifest\.metadata\.labels \(a Map\) is not/);
+    const withDate = deployment() as unknown as { metadata: Record<string, unknown> };
+    withDate.metadata.creationTimestamp = new Date(0);
+    assert.throws(() => inject(injector, withDate), /creationTimestamp \(a Date\)/);
+    const cyclic = deployment() as unknown as { metadata: Record<string, unknown> };
+    cyclic.metadata.self = cyclic;
+    assert.throws(() => inject(injector, cyclic), /metadata\.self \(a reference back/);
   });
 
   it("leaves configuration errors as ConfigError and YAML errors as DocumentError", () => {

@@ -9,7 +9,7 @@
  * ```
  */
 
-import { checkOptions } from "./api-options.js";
+import { checkOptions, nonPlainPath } from "./api-options.js";
 import { ConfigError } from "./inject/config.js";
 import { defaultConfigFiles } from "./inject/defaults.js";
 import type { EnvLookup } from "./inject/funcs.js";
@@ -120,13 +120,13 @@ function copyOf(manifest: unknown): Record<string, unknown> {
       `inject: the manifest must be one Kubernetes object, got ${Array.isArray(manifest) ? "an array (inject each, or use a List)" : String(manifest)}`,
     );
   }
-  try {
-    return structuredClone(manifest as Record<string, unknown>);
-  } catch (e) {
+  const bad = nonPlainPath(manifest);
+  if (bad !== undefined) {
     throw new TypeError(
-      `inject: the manifest must be plain data (objects, arrays, strings, numbers, booleans): ${(e as Error).message}`,
+      `inject: the manifest must be plain data (objects, arrays, strings, numbers, booleans, null); ${bad} is not`,
     );
   }
+  return structuredClone(manifest as Record<string, unknown>);
 }
 
 /**

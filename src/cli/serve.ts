@@ -318,7 +318,7 @@ export function registerServe(program: Command): void {
     .option("--shutdown-timeout <ms>", "on SIGTERM, how long requests in flight may take", "15000")
     .option(
       "--max-buffered-bytes <n>",
-      "request bodies held in memory at once; past it, requests wait unread (meshinject_request_bodies_waiting)",
+      "large request bodies (over 256 KiB) held in memory at once; past it they wait unread (meshinject_request_bodies_waiting); ordinary pods never wait",
       String(32 * 1024 * 1024),
     )
     .addHelpText("after", SERVE_HELP)

@@ -23,10 +23,12 @@ export interface Limits {
   /** On shutdown, requests still running after this long are cut off (ms). */
   shutdownTimeoutMs: number;
   /**
-   * Bodies held in memory at once (bytes, reserved before reading; see body-budget.ts): requests
-   * past it wait unread. 32 MiB: thousands of ordinary pods, or five bodies at the size limit.
+   * Large bodies held in memory at once (bytes, reserved before reading; see body-budget.ts):
+   * large requests past it wait unread. 32 MiB: five bodies at the size limit.
    */
   maxBufferedBytes: number;
+  /** Bodies up to this size (declared) are read at once, outside the budget: ordinary pods never wait. */
+  smallBodyBytes: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -36,6 +38,7 @@ export const DEFAULT_LIMITS: Limits = {
   keepAliveTimeoutMs: 65_000,
   shutdownTimeoutMs: 15_000,
   maxBufferedBytes: 32 * 1024 * 1024,
+  smallBodyBytes: 256 * 1024,
 };
 
 /** A request refused by a limit: the HTTP status and a one-line message for the client. */
@@ -62,7 +65,10 @@ export function isJsonContentType(header: string | undefined): boolean {
   return mediaType === "application/json";
 }
 
-/** What a request reserves in the body budget before its body is read: its declared length, else the limit. */
+/**
+ * What a request reserves in the body budget before its body is read: its declared length (node
+ * never reads past it), else (a chunked body) the size limit.
+ */
 export function bodyReservation(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): number {
   const declared = Number(req.headers["content-length"]);
   return Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limits.maxBodyBytes) : limits.maxBodyBytes;

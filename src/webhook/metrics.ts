@@ -137,7 +137,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
   });
   const bodiesWaiting = new Gauge({
     name: "meshinject_request_bodies_waiting",
-    help: "Requests waiting, unread, for room in the memory budget for request bodies (--max-buffered-bytes).",
+    help: "Large requests waiting, unread, for room in the memory budget for request bodies (--max-buffered-bytes).",
     registers,
   });
   return {

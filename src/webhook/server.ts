@@ -332,16 +332,27 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   /**
-   * Waits for room for the request's body in the budget (bodiesWaiting counts the waiters); a client
-   * gone meanwhile (or cut off by the request timeout) is an AbortedError, its room given back.
+   * For a large body, waits for room in the budget (bodiesWaiting counts the waiters) and gives the
+   * release; a small one is read at once (undefined). A client gone while waiting (or cut off by
+   * the request timeout) leaves the queue at once: an AbortedError.
    */
-  async function reserveBody(req: IncomingMessage): Promise<Release> {
+  async function reserveBody(req: IncomingMessage): Promise<Release | undefined> {
     const bytes = bodyReservation(req, limits);
+    if (bytes <= limits.smallBodyBytes) return undefined;
     const now = bodyBudget.tryReserve(bytes);
     if (now !== undefined) return now;
+    const reservation = bodyBudget.reserve(bytes);
+    const gone = () =>
+      reservation.cancel(new AbortedError("client closed the connection while its request waited for memory"));
     metrics.bodiesWaiting.inc();
-    const release = await bodyBudget.reserve(bytes);
-    metrics.bodiesWaiting.dec();
+    req.once("close", gone);
+    let release: Release;
+    try {
+      release = await reservation.granted;
+    } finally {
+      req.off("close", gone);
+      metrics.bodiesWaiting.dec();
+    }
     if (req.destroyed || req.readableAborted) {
       release();
       throw new AbortedError("client closed the connection while its request waited for memory");
