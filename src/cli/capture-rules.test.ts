@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { assertFailed, type Run, runManifestCommand } from "../../test/manifest-command-run.js";
 import { defaultConfigFiles, injectYaml, loadInjectorConfig } from "../index.js";
 import { captureRulesCommand } from "./capture-rules.js";
 
@@ -22,42 +23,9 @@ function injected(values: (v: Values) => void = () => {}): string {
   return injectYaml(loadInjectorConfig({ values: JSON.stringify(v) }), CURL);
 }
 
-interface Run {
-  stdout: string;
-  stderr: string;
-  failed: boolean;
-}
-
-/** Runs the command's action on `files[name]` for `-f name` (and `extra` options). */
-async function run(files: Record<string, string>, args: string[]): Promise<Run> {
-  const out: Run = { stdout: "", stderr: "", failed: false };
-  const command = captureRulesCommand({
-    readInput: async (path) => {
-      const text = files[path];
-      if (text === undefined) throw new Error(`test: no file ${path}`);
-      return text;
-    },
-    stdout: (text) => {
-      out.stdout += text;
-    },
-    stderr: (text) => {
-      out.stderr += text;
-    },
-    fail: () => {
-      out.failed = true;
-    },
-  });
-  command.exitOverride();
-  await command.parseAsync(args, { from: "user" });
-  return out;
-}
-
-/** A failed run: nothing on stdout, one `meshinject: ` line on stderr. */
-function assertFailed(r: Run, pattern: RegExp): void {
-  assert.equal(r.failed, true, r.stdout);
-  assert.equal(r.stdout, "");
-  assert.match(r.stderr, /^meshinject: [^\n]+\n$/, `not one line: ${JSON.stringify(r.stderr)}`);
-  assert.match(r.stderr, pattern);
+/** Runs the command's action on `files[name]` for `-f name`. */
+function run(files: Record<string, string>, args: string[]): Promise<Run> {
+  return runManifestCommand(captureRulesCommand, files, args);
 }
 
 const POD = (args: string[], extra = ""): string => `apiVersion: v1
@@ -97,6 +65,16 @@ describe("meshinject capture-rules", () => {
     assert.equal(r.stdout.match(/^# [A-Z]\w+ /gm)?.length, 1);
   });
 
+  it("expands $(VAR) in istio-init's args over its env, as the kubelet does", async () => {
+    const pod = POD(
+      ["istio-iptables", "-u", "$(UID)", "-b", "*", "-i", "*"],
+      '    env:\n    - name: UID\n      value: "2000"\n',
+    );
+    const r = await run({ "pod.yaml": pod }, ["-f", "pod.yaml"]);
+    assert.equal(r.failed, false, r.stderr);
+    assert.match(r.stdout, /^-A ISTIO_OUTPUT -m owner --uid-owner 2000 -j RETURN$/m);
+  });
+
   it("--ipv6 adds the ip6tables-restore input", async () => {
     const r = await run({ "curl.yaml": injected() }, ["-f", "curl.yaml", "--ipv6"]);
     assert.equal(r.failed, false, r.stderr);
@@ -129,9 +107,9 @@ describe("meshinject capture-rules", () => {
     - name: ISTIO_META_DNS_CAPTURE
       value: "true"
     - name: PROXY_UID
-      valueFrom: {fieldRef: {fieldPath: metadata.name}}
+      valueFrom: {fieldRef: {fieldPath: status.podIP}}
     - name: UNRELATED
-      valueFrom: {fieldRef: {fieldPath: metadata.name}}
+      valueFrom: {fieldRef: {fieldPath: status.podIP}}
 `;
     const pod = POD(["istio-iptables", "-u", "1500", "-i", "*", "--drop-invalid", "false"], env);
     const r = await run({ "pod.yaml": pod }, ["-f", "pod.yaml", "--dns-servers", "10.96.0.10, fd00::a"]);
@@ -149,6 +127,22 @@ describe("meshinject capture-rules", () => {
       /^meshinject: warning: pod\.yaml: document 1 \(Pod "web"\): .*PROXY_UID.*valueFrom/,
     );
     assert.match(warnings[1] ?? "", /ignores the arguments "false"/);
+  });
+
+  it("env from the downward API is resolved where the pod determines it", async () => {
+    const env = `    env:
+    - name: INVALID_DROP
+      valueFrom: {fieldRef: {fieldPath: "metadata.annotations['drop']"}}
+    - name: ISTIO_OUTBOUND_OWNER_GROUPS
+      valueFrom: {fieldRef: {fieldPath: metadata.namespace}}
+`;
+    const pod = POD(["istio-iptables"], env).replace("  namespace: shop\n", "  annotations: {drop: 'true'}\n");
+    const r = await run({ "pod.yaml": pod }, ["-f", "pod.yaml"]);
+    assert.equal(r.failed, false, r.stderr);
+    assert.match(r.stdout, /^# from istio-init's environment: INVALID_DROP \(DropInvalid\)$/m);
+    assert.match(r.stdout, /ISTIO_DROP/);
+    // The manifest names no namespace: that one is left to the cluster, with a warning.
+    assert.match(r.stderr, /env ISTIO_OUTBOUND_OWNER_GROUPS comes from valueFrom .*fieldRef metadata\.namespace/);
   });
 
   it("DNS capture without --dns-servers: no DNS rules, and a warning saying why", async () => {

@@ -3,49 +3,18 @@
  * a debugging aid. The work is the pure {@link captureRules} (src/agent/capture/capture-report.ts:
  * each pod's istio-iptables arguments and environment, or for a CNI pod the istio-cni plugin's
  * reading of it, turned into iptables-restore input or an nftables transaction); the command adds
- * the reading of the input and the printing. Its errors are printed here (`meshinject: MESSAGE`,
- * exit code 1), one line each.
+ * the reading of the input and the printing (./manifest-command.ts). Its errors are printed as
+ * `meshinject: MESSAGE` (exit code 1), one line each.
  */
-import { readFile } from "node:fs/promises";
 import { Command } from "commander";
 import { CaptureRulesError, captureRules } from "../agent/capture/capture-report.js";
 import { PodCaptureError, splitNameServers } from "../agent/capture/pod-capture.js";
+import { inputName, type ManifestCommandIO, PROCESS_IO, runManifestCommand } from "./manifest-command.js";
 
 /** What the command reads and writes; replaceable for tests. */
-export interface CaptureRulesIO {
-  /** The input text: a file, or standard input for `-`. */
-  readInput(path: string): Promise<string>;
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Marks the run as failed (exit code 1). */
-  fail(): void;
-}
+export type CaptureRulesIO = ManifestCommandIO;
 
-async function readInput(path: string): Promise<string> {
-  let text: string;
-  try {
-    if (path === "-") {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      text = Buffer.concat(chunks).toString("utf8");
-    } else {
-      text = await readFile(path, "utf8");
-    }
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new CaptureRulesError(`${path}: is a directory`);
-    throw new CaptureRulesError(`cannot read ${path}: ${(e as Error).message}`);
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-const DEFAULT_IO: CaptureRulesIO = {
-  readInput,
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  fail: () => {
-    process.exitCode = 1;
-  },
-};
+const isUserError = (e: unknown) => e instanceof CaptureRulesError || e instanceof PodCaptureError;
 
 interface CaptureRulesCliOptions {
   filename: string;
@@ -62,7 +31,9 @@ and DeploymentConfig (Lists too) of an injected manifest, prints what its istio-
 
 The settings are read as istio-iptables reads them: its flags (over its defaults), and the
 istio-init container's env (PROXY_UID, ISTIO_META_DNS_CAPTURE, ISTIO_OUTBOUND_OWNER_GROUPS, ...;
-values from valueFrom are known only in the cluster and are skipped with a warning).
+a valueFrom the pod determines is resolved: fieldRef on its namespace, service account, labels,
+annotations or a Pod's name, resourceFieldRef on a CPU amount the spec sets; other values are
+known only in the cluster and are skipped with a warning).
 
 Two facts istio-iptables finds out only when it runs in the pod:
   --ipv6           whether the pod's address is IPv6 (then it also programs ip6tables);
@@ -82,7 +53,7 @@ Examples:
 `;
 
 /** `meshinject capture-rules`: register with `program.addCommand(captureRulesCommand())`. */
-export function captureRulesCommand(io: CaptureRulesIO = DEFAULT_IO): Command {
+export function captureRulesCommand(io: CaptureRulesIO = PROCESS_IO): Command {
   return new Command("capture-rules")
     .description("show the iptables/nftables rules the istio-init container of each injected pod programs")
     .requiredOption("-f, --filename <file>", "injected Kubernetes YAML; - reads standard input (required)")
@@ -92,9 +63,8 @@ export function captureRulesCommand(io: CaptureRulesIO = DEFAULT_IO): Command {
       "comma-separated name servers of the pod's /etc/resolv.conf, used when DNS is redirected but not all DNS captured",
     )
     .addHelpText("after", HELP)
-    .action(async (opts: CaptureRulesCliOptions) => {
-      try {
-        const source = opts.filename === "-" ? "stdin" : opts.filename;
+    .action((opts: CaptureRulesCliOptions) =>
+      runManifestCommand(io, isUserError, async () => {
         const dnsServers =
           opts.dnsServers === undefined
             ? []
@@ -105,13 +75,9 @@ export function captureRulesCommand(io: CaptureRulesIO = DEFAULT_IO): Command {
         // Checked up front, so that a mistyped address is an error even when no pod redirects DNS.
         splitNameServers(dnsServers);
         const input = await io.readInput(opts.filename);
-        const result = captureRules(input, { source, ipv6: opts.ipv6 ?? false, dnsServers });
+        const result = captureRules(input, { source: inputName(opts.filename), ipv6: opts.ipv6 ?? false, dnsServers });
         for (const warning of result.warnings) io.stderr(`meshinject: warning: ${warning}\n`);
         io.stdout(result.text);
-      } catch (e) {
-        if (!(e instanceof CaptureRulesError || e instanceof PodCaptureError)) throw e;
-        io.stderr(`meshinject: ${e.message}\n`);
-        io.fail();
-      }
-    });
+      }),
+    );
 }

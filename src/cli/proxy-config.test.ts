@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { assertFailed, type Run, runManifestCommand } from "../../test/manifest-command-run.js";
 import { injectYaml, loadInjectorConfig } from "../index.js";
 import { splitYamlStream } from "../kube/stream.js";
 import { readYaml } from "../kube/yaml.js";
@@ -10,40 +11,9 @@ import { proxyConfigCommand } from "./proxy-config.js";
 const CURL = readFileSync(new URL("../../examples/curl.yaml", import.meta.url), "utf8");
 const INJECTED = injectYaml(loadInjectorConfig(), CURL);
 
-interface Run {
-  stdout: string;
-  stderr: string;
-  failed: boolean;
-}
-
-async function run(files: Record<string, string>, args: string[]): Promise<Run> {
-  const out: Run = { stdout: "", stderr: "", failed: false };
-  const command = proxyConfigCommand({
-    readInput: async (path) => {
-      const text = files[path];
-      if (text === undefined) throw new Error(`test: no file ${path}`);
-      return text;
-    },
-    stdout: (text) => {
-      out.stdout += text;
-    },
-    stderr: (text) => {
-      out.stderr += text;
-    },
-    fail: () => {
-      out.failed = true;
-    },
-  });
-  command.exitOverride();
-  await command.parseAsync(args, { from: "user" });
-  return out;
-}
-
-function assertFailed(r: Run, pattern: RegExp): void {
-  assert.equal(r.failed, true, r.stdout);
-  assert.equal(r.stdout, "");
-  assert.match(r.stderr, /^meshinject: [^\n]+\n$/, `not one line: ${JSON.stringify(r.stderr)}`);
-  assert.match(r.stderr, pattern);
+/** Runs the command's action on `files[name]` for `-f name`. */
+function run(files: Record<string, string>, args: string[]): Promise<Run> {
+  return runManifestCommand(proxyConfigCommand, files, args);
 }
 
 describe("meshinject proxy-config", () => {

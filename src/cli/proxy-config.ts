@@ -2,10 +2,9 @@
  * `meshinject proxy-config`: what pilot-agent in the istio-proxy container of each injected pod
  * starts with: the effective ProxyConfig (as pilot-agent's ConstructProxyConfig builds it), the
  * SPIFFE identity, the DNS domain, the discovery address and the status port. The work is the pure
- * src/agent/bootstrap; this file reads the input and the mesh config, and prints. Errors are printed
- * here (`meshinject: MESSAGE`, exit code 1), one line each.
+ * src/agent/bootstrap; this file reads the input and the mesh config, and prints (./manifest-command.ts).
+ * Errors are printed as `meshinject: MESSAGE` (exit code 1), one line each.
  */
-import { readFile } from "node:fs/promises";
 import { Command } from "commander";
 import { BootstrapError, proxyConfigReport } from "../agent/bootstrap/index.js";
 import { ConfigError } from "../inject/config.js";
@@ -19,6 +18,7 @@ import {
   ProtoJSONError,
   readMeshConfig,
 } from "../mesh/index.js";
+import { inputName, type ManifestCommandIO, PROCESS_IO, runManifestCommand } from "./manifest-command.js";
 
 /** An error for the user (exit code 1, one line). */
 export class ProxyConfigCliError extends Error {
@@ -26,40 +26,9 @@ export class ProxyConfigCliError extends Error {
 }
 
 /** What the command reads and writes; replaceable for tests. */
-export interface ProxyConfigIO {
-  /** A file's text; `-` is standard input. */
-  readInput(path: string): Promise<string>;
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Marks the run as failed (exit code 1). */
-  fail(): void;
-}
+export type ProxyConfigIO = ManifestCommandIO;
 
-async function readInput(path: string): Promise<string> {
-  let text: string;
-  try {
-    if (path === "-") {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      text = Buffer.concat(chunks).toString("utf8");
-    } else {
-      text = await readFile(path, "utf8");
-    }
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new ProxyConfigCliError(`${path}: is a directory`);
-    throw new ProxyConfigCliError(`cannot read ${path}: ${(e as Error).message}`);
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-const DEFAULT_IO: ProxyConfigIO = {
-  readInput,
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  fail: () => {
-    process.exitCode = 1;
-  },
-};
+const isUserError = (e: unknown) => e instanceof ProxyConfigCliError || e instanceof BootstrapError;
 
 interface ProxyConfigCliOptions {
   filename: string;
@@ -120,7 +89,7 @@ no injected pod (inject it first with meshinject kube-inject).
 `;
 
 /** `meshinject proxy-config`: register with `program.addCommand(proxyConfigCommand())`. */
-export function proxyConfigCommand(io: ProxyConfigIO = DEFAULT_IO): Command {
+export function proxyConfigCommand(io: ProxyConfigIO = PROCESS_IO): Command {
   return new Command("proxy-config")
     .description("show the proxy config, identity and domain pilot-agent starts with in each injected pod")
     .requiredOption("-f, --filename <file>", "injected Kubernetes YAML; - reads standard input (required)")
@@ -130,18 +99,14 @@ export function proxyConfigCommand(io: ProxyConfigIO = DEFAULT_IO): Command {
     )
     .option("-n, --namespace <namespace>", "namespace of objects that name none", "default")
     .addHelpText("after", HELP)
-    .action(async (opts: ProxyConfigCliOptions) => {
-      try {
+    .action((opts: ProxyConfigCliOptions) =>
+      runManifestCommand(io, isUserError, async () => {
         const meshText =
           opts.meshConfigFile === undefined ? defaultConfigFiles().mesh : await io.readInput(opts.meshConfigFile);
         const { meshConfigText, mesh } = readMesh(meshText, opts.meshConfigFile ?? "built-in mesh config");
         const input = await io.readInput(opts.filename);
-        const source = opts.filename === "-" ? "stdin" : opts.filename;
+        const source = inputName(opts.filename);
         io.stdout(proxyConfigReport(input, { source, meshConfigText, mesh, namespace: opts.namespace }));
-      } catch (e) {
-        if (!(e instanceof ProxyConfigCliError || e instanceof BootstrapError)) throw e;
-        io.stderr(`meshinject: ${e.message}\n`);
-        io.fail();
-      }
-    });
+      }),
+    );
 }

@@ -20,6 +20,9 @@ describe("parseAgentArgs", () => {
       [
         "--unknown",
         "x",
+        "-u",
+        "y",
+        "--other=z",
         "proxy",
         "--profiling",
         "router",
@@ -40,6 +43,7 @@ describe("parseAgentArgs", () => {
     assert.throws(() => parseAgentArgs([], ["proxy", "gateway"]), /Invalid proxy Type: gateway/);
     assert.throws(() => parseAgentArgs([], ["proxy", "--concurrency=two"]), BootstrapError);
     assert.throws(() => parseAgentArgs([], ["proxy", "--domain"]), /needs an argument/);
+    assert.throws(() => parseAgentArgs([], ["proxy", "--help"]), /pilot-agent would only print its help/);
   });
   it("parses ints as strconv.ParseInt(s, 0, 64) and converts as int32()", () => {
     assert.equal(parseGoInt("0x10"), 16n);

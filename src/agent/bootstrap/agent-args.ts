@@ -3,10 +3,11 @@
  * pilot/cmd/pilot-agent/app/cmd.go): the `proxy` subcommand, its proxy type (first positional
  * argument, `sidecar` by default) and the flags that shape the start: `--domain`, `--meshConfig`
  * (default `./etc/istio/config/mesh`), `--serviceCluster` (default `istio-proxy`) and the legacy
- * `--concurrency`. Flags take `--name=value` or `--name value` (booleans only `--name` or
- * `--name=value`); unknown flags are accepted, as pilot-agent whitelists them, and take the next
- * argument as their value unless it starts with `-`.
+ * `--concurrency`. The syntax is pflag's (../command-line.ts); unknown flags are accepted, as
+ * pilot-agent whitelists them, and take the next argument as their value unless it starts with `-`.
  */
+import { CommandLineError, type FlagSyntax, readCommandLine } from "../command-line.js";
+import { LOGGING_FLAGS, PILOT_AGENT, programName } from "../pilot-agent.js";
 import { BootstrapError } from "./errors.js";
 
 export interface AgentArgs {
@@ -26,10 +27,10 @@ export const DEFAULT_MESH_CONFIG_PATH = "./etc/istio/config/mesh";
 export const DEFAULT_SERVICE_CLUSTER = "istio-proxy";
 
 const PROXY_TYPES = new Set(["sidecar", "router", "waypoint"]);
-/** Flags of `pilot-agent proxy` (and the root's logging flags) that are booleans: they never take the next argument. */
-const BOOL_FLAGS = new Set(["profiling", "log_as_json", "help"]);
+/** Flags of `pilot-agent proxy` that are booleans: they never take the next argument. */
+const BOOL_FLAGS = ["profiling"];
 /** Flags known to take a value (besides the ones read here); unknown flags behave alike unless the next argument is a flag. */
-const VALUE_FLAGS = new Set([
+const VALUE_FLAGS = [
   "domain",
   "meshConfig",
   "serviceCluster",
@@ -40,16 +41,12 @@ const VALUE_FLAGS = new Set([
   "proxyComponentLogLevel",
   "templateFile",
   "outlierLogPath",
-  "log_output_level",
-  "log_stacktrace_level",
-  "log_caller",
-  "log_target",
-  "log_rotate",
-  "log_rotate_max_age",
-  "log_rotate_max_size",
-  "log_rotate_max_backups",
-  "vklog",
-]);
+];
+const AGENT_FLAGS: readonly FlagSyntax[] = [
+  ...BOOL_FLAGS.map((name) => ({ name, kind: "bool" })),
+  ...VALUE_FLAGS.map((name) => ({ name, kind: "string" })),
+  ...LOGGING_FLAGS,
+];
 
 /** strconv.ParseInt(s, 0, 64) as pflag's IntVar calls it; undefined on a syntax or range error. */
 export function parseGoInt(s: string): bigint | undefined {
@@ -75,55 +72,32 @@ export function toInt32(n: bigint | number): number {
 
 /**
  * Reads pilot-agent's command line (`command` then `args`, already `$(VAR)`-expanded). A `command`
- * that is not pilot-agent, a subcommand other than `proxy`, an unknown proxy type or a bad
- * `--concurrency` value is a BootstrapError: pilot-agent would not start the proxy.
+ * that is not pilot-agent, a subcommand other than `proxy`, an unknown proxy type, a flag without
+ * its value, bad flag syntax, a request for the help or a bad `--concurrency` value is a
+ * BootstrapError: pilot-agent would not start the proxy.
  */
 export function parseAgentArgs(command: readonly string[], args: readonly string[]): AgentArgs {
   const first = command[0];
   if (first !== undefined) {
-    const base = first.slice(first.lastIndexOf("/") + 1);
-    if (base !== "pilot-agent") {
+    if (programName(first) !== PILOT_AGENT) {
       throw new BootstrapError(`the container runs ${JSON.stringify(first)}, not pilot-agent`);
     }
   }
-  const line = [...command.slice(1), ...args];
   const flags = new Map<string, string>();
-  const positional: string[] = [];
-  for (let i = 0; i < line.length; i++) {
-    const arg = line[i] as string;
-    if (arg === "--") {
-      positional.push(...line.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      positional.push(arg);
-      continue;
-    }
-    if (!arg.startsWith("--")) {
-      // Shorthand flags: pilot-agent defines only -h; unknown ones take the next non-flag argument.
-      const next = line[i + 1];
-      if (arg !== "-h" && !arg.includes("=") && next !== undefined && !next.startsWith("-")) i++;
-      continue;
-    }
-    const body = arg.slice(2);
-    const eq = body.indexOf("=");
-    const name = eq < 0 ? body : body.slice(0, eq);
-    if (eq >= 0) {
-      flags.set(name, body.slice(eq + 1));
-      continue;
-    }
-    if (BOOL_FLAGS.has(name)) {
-      flags.set(name, "true");
-      continue;
-    }
-    const next = line[i + 1];
-    if (VALUE_FLAGS.has(name)) {
-      if (next === undefined) throw new BootstrapError(`pilot-agent flag needs an argument: --${name}`);
-      flags.set(name, next);
-      i++;
-    } else if (next !== undefined && !next.startsWith("-")) {
-      i++; // an unknown flag's value
-    }
+  let positional: string[];
+  try {
+    positional = readCommandLine(
+      [...command.slice(1), ...args],
+      AGENT_FLAGS,
+      PILOT_AGENT,
+      ({ flag, value }) => {
+        flags.set(flag.name, value);
+      },
+      { allowUnknown: true },
+    );
+  } catch (e) {
+    if (e instanceof CommandLineError) throw new BootstrapError(`pilot-agent: ${e.message}`, { cause: e });
+    throw e;
   }
   const [subcommand, proxyType = "sidecar"] = positional;
   if (subcommand !== "proxy") {

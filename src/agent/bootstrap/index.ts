@@ -11,12 +11,9 @@ export {
   DISCOVERY_ADDRESS_ANNOTATION,
   STATUS_PORT_ANNOTATION,
 } from "./construct.js";
-export { type ResolvedEnv, resolveEnv } from "./container-env.js";
-export { downwardCpu, milliValue } from "./cpu.js";
 export { BootstrapError } from "./errors.js";
-export { expandVars, referencedVars } from "./expand.js";
 export { formatBootstrap } from "./format.js";
-export { dnsDomain, type ProxyIdentity, podNamespace, podServiceAccount, proxyIdentity, spiffeId } from "./identity.js";
+export { dnsDomain, type ProxyIdentity, proxyIdentity, spiffeId } from "./identity.js";
 export { type MountedFile, mountedFile } from "./mounts.js";
 export { type BootstrapOptions, POD_ANNOTATIONS_PATH, type PodBootstrap, podBootstrap, proxyContainer } from "./pod.js";
 export { type PodStart, proxyConfigReport, proxyStarts, type StreamOptions } from "./stream.js";

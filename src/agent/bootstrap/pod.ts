@@ -9,6 +9,9 @@
 import { type Container, isRecord, type Json, PROXY_CONTAINER } from "../../inject/pod.js";
 import type { PodParts } from "../../kube/workloads.js";
 import { type MeshConfig, PROXY_CONFIG_ANNOTATION, type ProxyConfig } from "../../mesh/index.js";
+import { expandVars, referencedVars } from "../expand.js";
+import { containersOf, stringList } from "../pod-containers.js";
+import { podFacts, podNamespace, resolveEnv } from "../pod-env.js";
 import { parseAgentArgs } from "./agent-args.js";
 import {
   type ConcurrencySource,
@@ -16,10 +19,7 @@ import {
   DISCOVERY_ADDRESS_ANNOTATION,
   STATUS_PORT_ANNOTATION,
 } from "./construct.js";
-import { resolveEnv } from "./container-env.js";
-import { BootstrapError } from "./errors.js";
-import { expandVars, referencedVars } from "./expand.js";
-import { dnsDomain, type ProxyIdentity, podNamespace, podServiceAccount, proxyIdentity } from "./identity.js";
+import { dnsDomain, type ProxyIdentity, proxyIdentity } from "./identity.js";
 import { mountedFile } from "./mounts.js";
 
 /** Where pilot-agent reads the pod's annotations (a downwardAPI volume in an injected pod). */
@@ -53,32 +53,6 @@ export interface PodBootstrap {
   notes: string[];
 }
 
-function containersOf(spec: Json, key: "containers" | "initContainers"): Container[] {
-  const list = spec[key];
-  return Array.isArray(list) ? list.filter((c): c is Container => isRecord(c) && typeof c.name === "string") : [];
-}
-
-function stringList(container: Container, field: "command" | "args"): string[] {
-  const v = container[field];
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new BootstrapError(`container ${container.name}: ${field} is not a list`);
-  return v.map((item, i) => {
-    if (typeof item === "string") return item;
-    if (typeof item === "number" || typeof item === "boolean") return String(item);
-    throw new BootstrapError(`container ${container.name}: ${field}[${i}] is not a string`);
-  });
-}
-
-/** Labels or annotations as strings (Kubernetes decodes a YAML boolean or number as its text). */
-function stringMap(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!isRecord(v)) return out;
-  for (const [k, value] of Object.entries(v)) {
-    if (value !== null && value !== undefined && typeof value !== "object") out[k] = String(value);
-  }
-  return out;
-}
-
 /** The pod's istio-proxy container (a native sidecar is an init container), or undefined. */
 export function proxyContainer(spec: Json): Container | undefined {
   return [...containersOf(spec, "containers"), ...containersOf(spec, "initContainers")].find(
@@ -95,24 +69,17 @@ function envInt(value: string): bigint | undefined {
 
 /**
  * The start of pilot-agent in the pod of `obj` (a workload; `pod` its pod parts), or undefined when
- * the pod has no istio-proxy container. Throws BootstrapError when pilot-agent would not start.
+ * the pod has no istio-proxy container. Throws BootstrapError when pilot-agent would not start, and
+ * ContainerFieldError or QuantityError for a container field Kubernetes would refuse.
  */
 export function podBootstrap(obj: Json, pod: PodParts, options: BootstrapOptions): PodBootstrap | undefined {
   const container = proxyContainer(pod.spec);
   if (container === undefined) return undefined;
   const notes: string[] = [];
   const namespace = podNamespace(obj, pod.metadata, options.namespace);
-  const serviceAccount = podServiceAccount(pod.spec);
-  const annotations = stringMap(pod.metadata.annotations);
-  const isPod = obj.kind === "Pod";
-  const env = resolveEnv(container, {
-    namespace,
-    serviceAccount,
-    podName: isPod && typeof pod.metadata.name === "string" ? pod.metadata.name : undefined,
-    labels: stringMap(pod.metadata.labels),
-    annotations,
-    containers: [...containersOf(pod.spec, "containers"), ...containersOf(pod.spec, "initContainers")],
-  });
+  const facts = podFacts(obj, pod, namespace);
+  const { serviceAccount, annotations } = facts;
+  const env = resolveEnv(container, facts);
 
   // The command line, expanded as the kubelet does.
   const lookup = (name: string) => env.values.get(name);

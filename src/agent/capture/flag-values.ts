@@ -43,3 +43,22 @@ export function parseFlagValue(kind: FlagKind, text: string): { value: FlagValue
       }
   }
 }
+
+/**
+ * What pflag leaves in a setting of `kind` when `text` does not parse: its Set methods store the
+ * parser's result before returning the error, which Istio's BindEnv and AdditionalEnv ignore. So
+ * a bad boolean is false, a bad duration 0s, and a uint16 0, or 65535 when out of range (Go's
+ * strconv.ParseUint gives the maximum with a range error).
+ */
+export function valueDespiteError(kind: FlagKind, text: string): FlagValue {
+  switch (kind) {
+    case "string":
+      return text;
+    case "bool":
+      return false;
+    case "uint16":
+      return parseUint16(text) === "value out of range" ? 65535 : 0;
+    case "duration":
+      return "0s";
+  }
+}

@@ -154,7 +154,7 @@ describe("parseCaptureArgs", () => {
     assert.deepEqual(parsed.positional, []);
   });
 
-  test("environment: flag variables, flags winning over them, invalid values skipped", () => {
+  test("environment: flag variables, flags winning over them, invalid values as pflag leaves them", () => {
     const env = {
       PROXY_UID: "2000",
       ISTIO_INBOUND_PORTS: "80,443",
@@ -171,13 +171,22 @@ describe("parseCaptureArgs", () => {
     assert.equal(parsed.config.OutboundIPRangesInclude, "*", "the flag wins");
     assert.equal(parsed.config.ProxyPort, "15001", "--envoy-port has no environment variable");
     assert.equal(parsed.config.DropInvalid, false);
-    assert.equal(parsed.config.IptablesProbePort, 15002);
+    assert.equal(parsed.config.IptablesProbePort, 65535, "ParseUint's maximum on a range error");
     assert.equal(parsed.config.NativeNftables, true);
     assert.deepEqual(parsed.fromEnv, {
       ProxyUID: "PROXY_UID",
       InboundPortsInclude: "ISTIO_INBOUND_PORTS",
+      DropInvalid: "DROP_INVALID",
+      IptablesProbePort: "IPTABLES_PROBE_PORT",
       NativeNftables: "NATIVE_NFTABLES",
     });
+    // A bad value is not skipped: it overrides a good one before it, as pflag's Set does.
+    const bad = parseCaptureArgs([], {
+      env: { REDIRECT_DNS: "true", ISTIO_META_DNS_CAPTURE: "yes", IPTABLES_PROBE_PORT: "x", PROBE_TIMEOUT: "5" },
+    }).config;
+    assert.equal(bad.RedirectDNS, false);
+    assert.equal(bad.IptablesProbePort, 0);
+    assert.equal(bad.ProbeTimeout, "0s");
   });
 
   test("environment: the second variables win over the first; flags win over both", () => {

@@ -1,7 +1,7 @@
 /**
  * The `istio-iptables` command line (the `args` of an injected pod's `istio-init` container) read
  * into a CaptureConfig, the way the command itself reads it (Istio's tools/istio-iptables/pkg/cmd;
- * its flags are in iptables-command.ts, their syntax in command-line.ts, their values in
+ * its flags are in iptables-command.ts, their syntax in ../command-line.ts, their values in
  * flag-values.ts):
  *
  * - it starts from the command's defaults (config.ts `defaultCaptureConfig`: ports 15001/15006/15008,
@@ -9,7 +9,8 @@
  * - the environment comes next: every flag but `--envoy-port` can also be set by its name in upper
  *   case with `-` as `_` (`--proxy-uid` by `PROXY_UID`), and three flags by a second variable
  *   (`ISTIO_META_DNS_CAPTURE`, `INVALID_DROP`, `ISTIO_DUAL_STACK`, which win over the first); a value
- *   that does not parse is ignored, as the command ignores it;
+ *   that does not parse still sets the flag, to what pflag leaves on the error (false, 0, 0s; a
+ *   port out of range is 65535), as the command ignores the error but not the write;
  * - then the flags, which win over the environment;
  * - finally the settings that are environment variables only (`ISTIO_OUTBOUND_OWNER_GROUPS`,
  *   `ISTIO_OUTBOUND_OWNER_GROUPS_EXCLUDE`, `ISTIO_OUTBOUND_IPV4_LOOPBACK_CIDR`), and the proxy uid
@@ -23,9 +24,9 @@
  * (or `pilot-agent istio-iptables`) is the command name, not an argument. pilot-agent's logging
  * flags (`--log_output_level` and the like) are accepted and ignored.
  */
-import { CommandLineError, readCommandLine } from "./command-line.js";
+import { CommandLineError, readCommandLine } from "../command-line.js";
 import { type CaptureConfig, defaultCaptureConfig } from "./config.js";
-import { type FlagValue, parseFlagValue } from "./flag-values.js";
+import { type FlagValue, parseFlagValue, valueDespiteError } from "./flag-values.js";
 import {
   DEFAULT_PROXY_UID,
   ENV_ONLY,
@@ -77,9 +78,10 @@ export function parseCaptureArgs(args: readonly string[], options: CaptureArgsOp
   // The environment, read as each flag is registered; a value the flag cannot take is skipped.
   const fromVariable = (spec: IptablesFlag, variable: string) => {
     if (!Object.hasOwn(env, variable)) return;
-    const converted = parseFlagValue(spec.kind, env[variable] as string);
-    if ("error" in converted) return;
-    setField(config, spec.field, converted.value);
+    const text = env[variable] as string;
+    const converted = parseFlagValue(spec.kind, text);
+    // A value that does not parse still sets the flag, to pflag's leftover (Istio ignores the error).
+    setField(config, spec.field, "error" in converted ? valueDespiteError(spec.kind, text) : converted.value);
     fromEnv[spec.field] = variable;
   };
   for (const spec of IPTABLES_FLAGS) {

@@ -3,11 +3,12 @@
  * with pflag flags): its names, its flags and the setting each one sets, the environment variables
  * that set them, and the settings that only the environment gives.
  */
+
+import { PILOT_AGENT, LOGGING_FLAGS as PILOT_LOGGING_FLAGS, programName } from "../pilot-agent.js";
 import type { CaptureConfig } from "./config.js";
 import type { FlagKind } from "./flag-values.js";
 
 export const ISTIO_IPTABLES = "istio-iptables";
-export const PILOT_AGENT = "pilot-agent";
 
 /** The CaptureConfig fields that hold text. */
 export type StringField = {
@@ -86,24 +87,8 @@ export const IPTABLES_FLAGS: readonly IptablesFlag[] = [
   flag("force-iptables-binary", undefined, "string", "ForceIptablesBinary"),
 ];
 
-/**
- * pilot-agent's logging flags (its persistent flags, so the subcommand accepts them too): accepted
- * and ignored. `log_as_json` is a boolean; the others take a value.
- */
-export const LOGGING_FLAGS: readonly IgnoredFlag[] = [
-  { name: "log_as_json", kind: "bool" },
-  ...[
-    "log_output_level",
-    "log_stacktrace_level",
-    "log_caller",
-    "log_target",
-    "log_rotate",
-    "log_rotate_max_age",
-    "log_rotate_max_size",
-    "log_rotate_max_backups",
-    "vklog",
-  ].map((name): IgnoredFlag => ({ name, kind: "string" })),
-];
+/** pilot-agent's logging flags: accepted and ignored. */
+export const LOGGING_FLAGS: readonly IgnoredFlag[] = PILOT_LOGGING_FLAGS;
 
 /** The settings that only environment variables give, with their defaults. */
 export const ENV_ONLY = {
@@ -128,11 +113,6 @@ export function captureEnvNames(): ReadonlySet<string> {
     if (spec.additionalEnv !== undefined) names.add(spec.additionalEnv);
   }
   return names;
-}
-
-/** The name of the program an argument runs: its last path element. */
-export function programName(arg: string): string {
-  return arg.slice(arg.lastIndexOf("/") + 1);
 }
 
 /** The arguments after the command name(s): `[pilot-agent] istio-iptables ARGS` → `ARGS`. */

@@ -2,7 +2,9 @@
  * A pod's traffic capture, read from its injected spec: the CaptureConfig that `istio-init` will
  * program (its istio-iptables arguments and environment, flags.ts), or, for a pod injected for the
  * istio-cni plugin (`istio-validation` instead of `istio-init`), the one the plugin programs from
- * the pod's annotations and proxy container (cni-sidecar.ts). The facts istio-iptables finds out
+ * the pod's annotations and proxy container (cni-sidecar.ts). The containers' environment is
+ * resolved as far as the manifest allows (../pod-env.ts: literal values, the downward-API fieldRefs
+ * and CPU resourceFieldRefs the pod determines). The facts istio-iptables finds out
  * at run time (IPv6, the resolv.conf name servers) are the caller's; the config is checked as
  * Istio checks it before programming anything.
  */
@@ -11,16 +13,20 @@ import {
   findContainer,
   INIT_CONTAINER,
   isRecord,
+  type Json,
   PROXY_CONTAINER,
   VALIDATION_CONTAINER,
 } from "../../inject/pod.js";
 import type { PodParts } from "../../kube/workloads.js";
+import { expandVars } from "../expand.js";
+import { PILOT_AGENT, programName } from "../pilot-agent.js";
+import { containersOf, securityId, stringList } from "../pod-containers.js";
+import { type PodFacts, podFacts, podNamespace, resolveEnv } from "../pod-env.js";
 import { cniSidecarCaptureConfig } from "./cni-sidecar.js";
 import type { CaptureConfig } from "./config.js";
 import { parseCaptureArgs } from "./flags.js";
-import { captureEnvNames, ISTIO_IPTABLES, PILOT_AGENT, programName } from "./iptables-command.js";
+import { captureEnvNames, ISTIO_IPTABLES } from "./iptables-command.js";
 import { AddressError, is4, parseAddr } from "./netip.js";
-import { containerEnv, containersOf, securityId, stringList } from "./pod-containers.js";
 import { validateIPv4LoopbackCidr, validateIptablesBinary, validateOwnerGroups } from "./validate.js";
 
 /** A pod whose capture cannot be read: istio-init runs another program, or a name server is no address. */
@@ -62,9 +68,37 @@ function stringMap(v: unknown): Record<string, string> {
   return out;
 }
 
-/** The command line of istio-init (command + args), checked to run istio-iptables. */
-function initCommandLine(container: Container): string[] {
-  const line = [...stringList(container, "command"), ...stringList(container, "args")];
+/**
+ * A container's environment as name → value, resolved as far as the manifest allows. A variable of
+ * `relevant` whose value only the cluster knows is left unset, with a warning; so is `envFrom`.
+ */
+function containerEnv(
+  container: Container,
+  pod: PodFacts,
+  relevant: ReadonlySet<string>,
+  warn: (message: string) => void,
+): Record<string, string> {
+  const env = resolveEnv(container, pod);
+  for (const [name, why] of env.unknown) {
+    if (relevant.has(name)) {
+      warn(
+        `container ${container.name}: env ${name} comes from valueFrom that only the cluster can resolve (${why}); left unset`,
+      );
+    }
+  }
+  if (env.envFrom) {
+    warn(`container ${container.name}: envFrom (ConfigMaps, Secrets) is not read; only its env entries are used`);
+  }
+  return Object.fromEntries(env.values);
+}
+
+/**
+ * The command line of istio-init (command + args), checked to run istio-iptables; `$(VAR)` in it
+ * expanded over the container's known env, as the kubelet does before starting it.
+ */
+function initCommandLine(container: Container, env: Readonly<Record<string, string>> = {}): string[] {
+  const expand = (word: string) => expandVars(word, (name) => (Object.hasOwn(env, name) ? env[name] : undefined));
+  const line = [...stringList(container, "command"), ...stringList(container, "args")].map(expand);
   const first = line[0];
   if (first !== undefined && !first.startsWith("-")) {
     const program = programName(first);
@@ -120,9 +154,15 @@ function completed(config: CaptureConfig, options: PodCaptureOptions, warn: (mes
 }
 
 /** The capture of istio-init: its istio-iptables command line and environment. */
-function initCapture(init: Container, options: PodCaptureOptions, warn: (message: string) => void): PodCapture {
-  const commandLine = initCommandLine(init);
-  const parsed = parseCaptureArgs(commandLine, { env: containerEnv(init, captureEnvNames(), warn) });
+function initCapture(
+  init: Container,
+  pod: PodFacts,
+  options: PodCaptureOptions,
+  warn: (message: string) => void,
+): PodCapture {
+  const env = containerEnv(init, pod, captureEnvNames(), warn);
+  const commandLine = initCommandLine(init, env);
+  const parsed = parseCaptureArgs(commandLine, { env });
   if (parsed.positional.length > 0) {
     warn(
       `container ${INIT_CONTAINER}: istio-iptables ignores the arguments ${parsed.positional.map((a) => JSON.stringify(a)).join(" ")} ` +
@@ -136,6 +176,7 @@ function initCapture(init: Container, options: PodCaptureOptions, warn: (message
 /** The capture the istio-cni plugin programs; istio-validation's args still say which backend. */
 function cniCapture(
   pod: PodParts,
+  facts: PodFacts,
   validation: Container,
   proxy: Container | undefined,
   options: PodCaptureOptions,
@@ -145,7 +186,7 @@ function cniCapture(
   const config = cniSidecarCaptureConfig(
     {
       annotations: stringMap(pod.metadata.annotations),
-      proxyContainerEnv: proxy === undefined ? {} : containerEnv(proxy, CNI_PROXY_ENV, warn),
+      proxyContainerEnv: proxy === undefined ? {} : containerEnv(proxy, facts, CNI_PROXY_ENV, warn),
       proxyRunAsUser: proxy === undefined ? null : securityId(proxy, "runAsUser"),
       proxyRunAsGroup: proxy === undefined ? null : securityId(proxy, "runAsGroup"),
     },
@@ -158,17 +199,25 @@ function cniCapture(
 }
 
 /**
- * The traffic capture of an injected pod; `warn` receives what the config cannot show or the pod
- * may not mean. Throws PodCaptureError, ContainerFieldError, CaptureFlagError, CniAnnotationError
- * and the checks' errors (validate.ts, ranges.ts), each naming the container or setting.
+ * The traffic capture of the pod of `obj` (a workload; `pod` its pod parts); `warn` receives what
+ * the config cannot show or the pod may not mean. Throws PodCaptureError, ContainerFieldError,
+ * QuantityError, CaptureFlagError, CniAnnotationError and the checks' errors (validate.ts,
+ * ranges.ts), each naming the container or setting.
  */
-export function podCapture(pod: PodParts, options: PodCaptureOptions, warn: (message: string) => void): PodCapture {
+export function podCapture(
+  obj: Json,
+  pod: PodParts,
+  options: PodCaptureOptions,
+  warn: (message: string) => void,
+): PodCapture {
   const inits = containersOf(pod.spec, "initContainers");
   const init = findContainer(INIT_CONTAINER, inits);
   const validation = findContainer(VALIDATION_CONTAINER, inits);
   const proxy =
     findContainer(PROXY_CONTAINER, containersOf(pod.spec, "containers")) ?? findContainer(PROXY_CONTAINER, inits);
-  if (init !== undefined) return initCapture(init, options, warn);
-  if (validation !== undefined) return cniCapture(pod, validation, proxy, options, warn);
+  // The namespace is the manifest's, if it names one; otherwise it is left to the cluster.
+  const facts = podFacts(obj, pod, podNamespace(obj, pod.metadata, "") || undefined);
+  if (init !== undefined) return initCapture(init, facts, options, warn);
+  if (validation !== undefined) return cniCapture(pod, facts, validation, proxy, options, warn);
   return { by: "none", proxy: proxy !== undefined };
 }

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { downwardCpu, milliValue } from "./cpu.js";
-import { BootstrapError } from "./errors.js";
+import { downwardCpu, milliValue, QuantityError } from "./cpu.js";
 
 describe("CPU quantities", () => {
   it("gives milli-values rounded up", () => {
@@ -14,8 +13,8 @@ describe("CPU quantities", () => {
     assert.equal(milliValue("2e-3"), 2n);
   });
   it("rejects what Kubernetes rejects", () => {
-    assert.throws(() => milliValue("two"), BootstrapError);
-    assert.throws(() => milliValue("1x"), BootstrapError);
+    assert.throws(() => milliValue("two"), QuantityError);
+    assert.throws(() => milliValue("1x"), QuantityError);
   });
   it("rounds the downward-API value up, divisor 1 by default", () => {
     assert.equal(downwardCpu("2", "1"), 2);

@@ -2,10 +2,12 @@
  * A command line read the way spf13/pflag reads it, for any set of flags: `--name value`,
  * `--name=value`, `-p value`, `-p=value`, `-pvalue`, grouped booleans (`-n`), `--bool` /
  * `--bool=false` (never `--bool false`: the `false` is then an ordinary argument), `--` ends the
- * flags, `--help` / `-h` ask for the help. The values are handed over as text, in order; what
- * they mean is the caller's business.
+ * flags, `--help` / `-h` ask for the help. Unknown flags are errors, or, for a command that
+ * whitelists them (pflag's `ParseErrorsWhitelist.UnknownFlags`), skipped with the argument after
+ * them unless it starts with `-`. The values are handed over as text, in order; what they mean is
+ * the caller's business. Used for istio-iptables (capture/flags.ts) and pilot-agent
+ * (bootstrap/agent-args.ts).
  */
-import type { FlagKind } from "./flag-values.js";
 
 /** An argument pflag would refuse; the message names the argument and the cause. */
 export class CommandLineError extends Error {
@@ -16,7 +18,13 @@ export class CommandLineError extends Error {
 export interface FlagSyntax {
   readonly name: string;
   readonly shorthand?: string;
-  readonly kind: FlagKind;
+  /** `bool` for a flag that takes no separate argument; the other kinds are the caller's. */
+  readonly kind: string;
+}
+
+export interface CommandLineOptions {
+  /** Skip unknown flags (and the argument after one, unless it starts with `-`) instead of refusing them. */
+  allowUnknown?: boolean;
 }
 
 /** One flag of the command line, with its value as text. */
@@ -32,18 +40,24 @@ export interface FlagOccurrence<F> {
 /**
  * Reads `args` (without the command name) against `flags`; calls `onFlag` for each flag in order
  * and returns the other arguments. `program` names the command in messages. Throws
- * CommandLineError for an unknown flag, a missing value, bad syntax or a request for the help.
+ * CommandLineError for an unknown flag (unless allowed), a missing value, bad syntax or a request
+ * for the help.
  */
 export function readCommandLine<F extends FlagSyntax>(
   args: readonly string[],
   flags: readonly F[],
   program: string,
   onFlag: (occurrence: FlagOccurrence<F>) => void,
+  options: CommandLineOptions = {},
 ): string[] {
   const byName = new Map(flags.map((f) => [f.name, f]));
   const byShorthand = new Map(flags.filter((f) => f.shorthand !== undefined).map((f) => [f.shorthand as string, f]));
   const positional: string[] = [];
   const rest = [...args];
+  // pflag's stripUnknownFlagValue: an unknown flag takes the next argument unless it looks like a flag.
+  const skipUnknownValue = () => {
+    if (rest.length > 0 && !(rest[0] as string).startsWith("-")) rest.shift();
+  };
   while (rest.length > 0) {
     const arg = rest.shift() as string;
     if (arg === "--") {
@@ -62,9 +76,13 @@ export function readCommandLine<F extends FlagSyntax>(
       if (name === "" || name.startsWith("-") || name.startsWith("=")) {
         throw new CommandLineError(`bad flag syntax: ${arg}`);
       }
-      if (name === "help") throw new CommandLineError(`${arg}: ${program} would print its help and program nothing`);
+      if (name === "help") throw new CommandLineError(`${arg}: ${program} would only print its help`);
       const flag = byName.get(name);
-      if (flag === undefined) throw new CommandLineError(`unknown flag: --${name} (${program} has no such flag)`);
+      if (flag === undefined) {
+        if (!options.allowUnknown) throw new CommandLineError(`unknown flag: --${name} (${program} has no such flag)`);
+        if (inline === undefined) skipUnknownValue();
+        continue;
+      }
       let value: string;
       if (inline !== undefined) value = inline;
       else if (flag.kind === "bool") value = "true";
@@ -79,9 +97,16 @@ export function readCommandLine<F extends FlagSyntax>(
     while (letters.length > 0) {
       const letter = letters[0] as string;
       letters = letters.slice(1);
-      if (letter === "h")
-        throw new CommandLineError(`-h in ${arg}: ${program} would print its help and program nothing`);
       const flag = byShorthand.get(letter);
+      if (flag === undefined && letter === "h") {
+        throw new CommandLineError(`-h in ${arg}: ${program} would only print its help`);
+      }
+      if (flag === undefined && options.allowUnknown) {
+        // As pflag: `-x=value` ends the group; otherwise the next argument is the value unless it is a flag.
+        if (letters.length > 1 && letters.startsWith("=")) letters = "";
+        else skipUnknownValue();
+        continue;
+      }
       if (flag === undefined) {
         throw new CommandLineError(`unknown shorthand flag: '${letter}' in ${arg} (${program} has no such flag)`);
       }

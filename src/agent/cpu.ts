@@ -3,8 +3,12 @@
  * gives ceil(limit / divisor) as an integer (k8s.io/kubernetes pkg/api/v1/resource
  * convertResourceCPUToString over MilliValue, which rounds up).
  */
-import { quantityError } from "../../inject/annotations-quantity.js";
-import { BootstrapError } from "./errors.js";
+import { quantityError } from "../inject/annotations-quantity.js";
+
+/** A quantity Kubernetes would refuse; the message quotes it and says why. */
+export class QuantityError extends Error {
+  override name = "QuantityError";
+}
 
 const SI: Record<string, number> = { n: -9, u: -6, m: -3, "": 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const BINARY: Record<string, bigint> = { Ki: 10n, Mi: 20n, Gi: 30n, Ti: 40n, Pi: 50n, Ei: 60n };
@@ -12,7 +16,7 @@ const BINARY: Record<string, bigint> = { Ki: 10n, Mi: 20n, Gi: 30n, Ti: 40n, Pi:
 /** `resource.Quantity.MilliValue()`: the quantity in thousandths, rounded up. Throws on a malformed quantity. */
 export function milliValue(quantity: string): bigint {
   const error = quantityError(quantity);
-  if (error !== undefined) throw new BootstrapError(`quantity ${JSON.stringify(quantity)}: ${error}`);
+  if (error !== undefined) throw new QuantityError(`quantity ${JSON.stringify(quantity)}: ${error}`);
   const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(.*)$/.exec(quantity) as RegExpExecArray;
   const [, sign, whole = "", fraction = "", suffix = ""] = m;
   let num = BigInt(`${whole}${fraction}` || "0");

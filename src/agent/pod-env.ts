@@ -5,14 +5,18 @@
  * Pod only), its labels and annotations; `resourceFieldRef` on a CPU limit or request that the pod
  * spec sets. Everything else (secrets, config maps, node-given values, a limit left to the node's
  * allocatable CPU) is known only in the cluster: such variables are listed as unknown, with why.
+ * Both istio-proxy's environment (bootstrap/) and istio-init's (capture/) are read this way.
  */
-import { type Container, isRecord, type Json } from "../../inject/pod.js";
+import { type Container, isRecord, type Json } from "../inject/pod.js";
+import type { PodParts } from "../kube/workloads.js";
 import { downwardCpu } from "./cpu.js";
 import { expandVars } from "./expand.js";
+import { containersOf } from "./pod-containers.js";
 
 /** What the fieldRefs of a pod resolve to offline. */
 export interface PodFacts {
-  namespace: string;
+  /** The pod's namespace; undefined when the manifest does not say (then it is known only in the cluster). */
+  namespace: string | undefined;
   serviceAccount: string;
   /** The pod's own name: only a Pod has one before it is created. */
   podName?: string;
@@ -33,6 +37,47 @@ export interface ResolvedEnv {
 
 function text(v: unknown): string {
   return typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
+}
+
+const stringField = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/**
+ * The pod's namespace: the object's own (a Pod's, or a workload's, which its pods inherit), else its
+ * pod template's, else `fallback` (the namespace the manifest is applied to).
+ */
+export function podNamespace(obj: Json, podMetadata: Json, fallback: string): string {
+  const own = isRecord(obj.metadata) ? stringField(obj.metadata.namespace) : "";
+  return own || stringField(podMetadata.namespace) || fallback;
+}
+
+/** `spec.serviceAccountName`, else the deprecated `spec.serviceAccount`, else `default`. */
+export function podServiceAccount(podSpec: Json): string {
+  return stringField(podSpec.serviceAccountName) || stringField(podSpec.serviceAccount) || "default";
+}
+
+/** Labels or annotations as strings (Kubernetes decodes a YAML boolean or number as its text). */
+export function stringMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isRecord(v)) return out;
+  for (const [k, value] of Object.entries(v)) {
+    if (value !== null && value !== undefined && typeof value !== "object") out[k] = String(value);
+  }
+  return out;
+}
+
+/**
+ * The facts of the pod of `obj` (a workload; `pod` its pod parts). `namespace` is the pod's as the
+ * caller knows it (podNamespace), or undefined when it is left to the cluster.
+ */
+export function podFacts(obj: Json, pod: PodParts, namespace: string | undefined): PodFacts {
+  return {
+    namespace,
+    serviceAccount: podServiceAccount(pod.spec),
+    podName: obj.kind === "Pod" && typeof pod.metadata.name === "string" ? pod.metadata.name : undefined,
+    labels: stringMap(pod.metadata.labels),
+    annotations: stringMap(pod.metadata.annotations),
+    containers: [...containersOf(pod.spec, "containers"), ...containersOf(pod.spec, "initContainers")],
+  };
 }
 
 function fieldValue(path: string, pod: PodFacts): string | undefined {
@@ -73,7 +118,10 @@ function unknownReason(source: Json): string {
   return "valueFrom, resolved only in the cluster";
 }
 
-/** The container's environment, resolved as far as the manifest allows. */
+/**
+ * The container's environment, resolved as far as the manifest allows. Throws QuantityError
+ * (cpu.ts) for a malformed CPU quantity a resourceFieldRef reads.
+ */
 export function resolveEnv(container: Container, pod: PodFacts): ResolvedEnv {
   const values = new Map<string, string>();
   const unknown = new Map<string, string>();

@@ -1,0 +1,111 @@
+/**
+ * The workloads of an injected manifest (a YAML stream), as the commands that report on injected
+ * pods read it (`capture-rules`, `proxy-config`): every document, List items one by one (a List
+ * inside a List is not read; kube-inject skips it too), each workload handed over with where it
+ * is (`SOURCE: document N (Kind "name")`, `... item M (Kind "name")`) for messages; the
+ * `# Kind namespace/name` headers of their sections; and the error for a manifest without an
+ * injected pod. Errors name the input, the document and the object, on one line.
+ */
+import { isRecord, type Json } from "../inject/pod.js";
+import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
+import { describeObject, InvalidWorkloadError, type PodParts, workloadOf } from "../kube/workloads.js";
+import { readYaml, YamlError } from "../kube/yaml.js";
+
+/** A workload of the stream. */
+export interface StreamWorkload {
+  obj: Json;
+  pod: PodParts;
+  /** Where it is, for messages: `SOURCE: document N (Kind "name")`, with ` item M (...)` in a List. */
+  where: string;
+}
+
+export interface WorkloadStreamOptions {
+  /** The input's name for messages (`stdin`, a path). */
+  source: string;
+  /** The error type the caller reports: thrown for an unreadable stream or document, and for document errors. */
+  error: new (
+    message: string,
+    options?: ErrorOptions,
+  ) => Error;
+  /** Whether an error thrown by `visit` is about the document's content: it is then reported with `where`. */
+  isDocumentError: (e: unknown) => boolean;
+}
+
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, " ").trim();
+}
+
+const text = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/**
+ * Calls `visit` for every workload of `input`, in order, and returns how many there were. Throws
+ * `options.error` naming the input and document for YAML it cannot read, an invalid workload, and
+ * the document errors of `visit`.
+ */
+export function forEachWorkload(
+  input: string,
+  options: WorkloadStreamOptions,
+  visit: (workload: StreamWorkload) => void,
+): number {
+  const { source, error: Failure } = options;
+  let docs: string[];
+  try {
+    docs = splitYamlStream(input);
+  } catch (e) {
+    if (e instanceof YamlStreamError) throw new Failure(`${source}: ${oneLine(e.message)}`, { cause: e });
+    throw e;
+  }
+  let workloads = 0;
+  const walk = (obj: unknown, prefix: string, inList: boolean): void => {
+    if (!isRecord(obj)) return;
+    const where = `${prefix} (${describeObject(obj)})`;
+    if (obj.kind === "List") {
+      if (inList) return;
+      const items = Array.isArray(obj.items) ? obj.items : [];
+      for (const [j, item] of items.entries()) walk(item, `${where} item ${j + 1}`, true);
+      return;
+    }
+    try {
+      const ref = workloadOf(obj);
+      if (ref === undefined) return;
+      workloads++;
+      visit({ obj, pod: ref.pod, where });
+    } catch (e) {
+      if (e instanceof InvalidWorkloadError || options.isDocumentError(e)) {
+        throw new Failure(`${where}: ${oneLine((e as Error).message)}`, { cause: e });
+      }
+      throw e;
+    }
+  };
+  for (const [i, raw] of docs.entries()) {
+    const prefix = `${source}: document ${i + 1}`;
+    let obj: unknown;
+    try {
+      obj = readYaml(raw);
+    } catch (e) {
+      if (e instanceof YamlError) throw new Failure(`${prefix}: ${oneLine(e.message)}`, { cause: e });
+      throw e;
+    }
+    walk(obj, prefix, false);
+  }
+  return workloads;
+}
+
+/** A section header's name: `Kind namespace/name`, or `Kind name` without a namespace. */
+export function workloadHeader(obj: Json, namespace: string | undefined): string {
+  const name = text(isRecord(obj.metadata) ? obj.metadata.name : undefined) || "(no name)";
+  return `${text(obj.kind)} ${namespace ? `${namespace}/${name}` : name}`;
+}
+
+/**
+ * Why a manifest with `workloads` workloads has nothing to report: no workloads at all, or none
+ * with one of `containers` (then kube-inject is the way to inject them).
+ */
+export function nothingInjectedMessage(source: string, workloads: number, containers: readonly string[]): string {
+  if (workloads === 0) {
+    return `${source}: no workloads (Pod, Deployment, DaemonSet, StatefulSet, ReplicaSet, Job, CronJob...) in the input`;
+  }
+  const names =
+    containers.length > 1 ? `${containers.slice(0, -1).join(", ")} or ${containers.at(-1)}` : containers.join("");
+  return `${source}: no injected pods: none of the ${workloads} workload(s) has an ${names} container; inject them first (meshinject kube-inject -f FILE)`;
+}

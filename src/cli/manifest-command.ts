@@ -1,0 +1,71 @@
+/**
+ * What the commands that report on an injected manifest share (`capture-rules`, `proxy-config`):
+ * reading `-f FILE` (or standard input for `-`, a byte-order mark dropped), writing, and turning
+ * their errors into one `meshinject: MESSAGE` line and exit code 1. The I/O is replaceable for tests.
+ */
+import { readFile } from "node:fs/promises";
+
+/** What a manifest command reads and writes; replaceable for tests. */
+export interface ManifestCommandIO {
+  /** A file's text; `-` is standard input. */
+  readInput(path: string): Promise<string>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Marks the run as failed (exit code 1). */
+  fail(): void;
+}
+
+/** A file that cannot be read; one line naming it. */
+export class ManifestInputError extends Error {
+  override name = "ManifestInputError";
+}
+
+async function readInput(path: string): Promise<string> {
+  let text: string;
+  try {
+    if (path === "-") {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      text = Buffer.concat(chunks).toString("utf8");
+    } else {
+      text = await readFile(path, "utf8");
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new ManifestInputError(`${path}: is a directory`);
+    throw new ManifestInputError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The process's files and streams. */
+export const PROCESS_IO: ManifestCommandIO = {
+  readInput,
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  fail: () => {
+    process.exitCode = 1;
+  },
+};
+
+/** The input's name in messages: `stdin` for `-`, else the path. */
+export function inputName(path: string): string {
+  return path === "-" ? "stdin" : path;
+}
+
+/**
+ * Runs a command's work: an error for which `isUserError` holds (or a ManifestInputError) is
+ * printed as `meshinject: MESSAGE` and fails the run; any other error is thrown on (a bug).
+ */
+export async function runManifestCommand(
+  io: ManifestCommandIO,
+  isUserError: (e: unknown) => boolean,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (e) {
+    if (!(e instanceof ManifestInputError || isUserError(e))) throw e;
+    io.stderr(`meshinject: ${(e as Error).message}\n`);
+    io.fail();
+  }
+}
