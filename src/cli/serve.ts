@@ -38,6 +38,7 @@ export interface ServeCliOptions {
   logLevel: string;
   watchInterval: string;
   shutdownTimeout: string;
+  shutdownDelay: string;
   maxBufferedBytes: string;
 }
 
@@ -236,6 +237,7 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
     watchIntervalMs: integer(opts.watchInterval, "--watch-interval", 10, 3_600_000),
     limits: {
       shutdownTimeoutMs: integer(opts.shutdownTimeout, "--shutdown-timeout", 0, 3_600_000),
+      drainDelayMs: integer(opts.shutdownDelay, "--shutdown-delay", 0, 3_600_000),
       maxBufferedBytes: integer(opts.maxBufferedBytes, "--max-buffered-bytes", 1024, 2 ** 40),
     },
     logger,
@@ -315,6 +317,11 @@ export function registerServe(program: Command): void {
     )
     .option("--log-level <level>", `log level (${LOG_LEVELS.join(", ")})`, "info")
     .option("--watch-interval <ms>", "how often the certificate and config files are polled", "2000")
+    .option(
+      "--shutdown-delay <ms>",
+      "on SIGTERM, how long to go on answering (each answer with connection: close, /readyz failing) before closing idle connections",
+      "3000",
+    )
     .option("--shutdown-timeout <ms>", "on SIGTERM, how long requests in flight may take", "15000")
     .option(
       "--max-buffered-bytes <n>",
@@ -346,7 +353,8 @@ server (GET, cached 30 s; needs get on namespaces and the service-account token,
 or from --namespace-source FILE (Namespace YAML, a List, or a stream). A failed lookup logs a warning and
 uses 1337; it never fails the admission.
 
-SIGTERM/SIGINT: stop accepting, finish requests in flight (at most --shutdown-timeout), exit 0.
+SIGTERM/SIGINT: answer on for --shutdown-delay (telling clients to reconnect elsewhere), then stop
+accepting, finish requests in flight (at most --shutdown-timeout), exit 0.
 
 Try it (without certificate flags, serve logs a curl command that works from any folder):
   meshinject serve --port 9443

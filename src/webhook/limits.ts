@@ -23,6 +23,12 @@ export interface Limits {
   /** On shutdown, requests still running after this long are cut off (ms). */
   shutdownTimeoutMs: number;
   /**
+   * On shutdown, how long the server goes on answering first (ms), every answer with `connection:
+   * close`: a client (the API server) that sends on a kept-alive connection just then is answered
+   * and told to reconnect, instead of finding its connection reset. 0: close at once.
+   */
+  drainDelayMs: number;
+  /**
    * Large bodies held in memory at once (bytes, reserved before reading; see body-budget.ts):
    * large requests past it wait unread. 32 MiB: five bodies at the size limit.
    */
@@ -37,6 +43,7 @@ export const DEFAULT_LIMITS: Limits = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
   shutdownTimeoutMs: 15_000,
+  drainDelayMs: 0,
   maxBufferedBytes: 32 * 1024 * 1024,
   smallBodyBytes: 256 * 1024,
 };

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import type { ClientRequest, IncomingMessage } from "node:http";
-import { request } from "node:https";
+import { Agent, request } from "node:https";
 import { describe, test } from "node:test";
 import { call } from "./https-client.js";
 import { createLogger } from "./logging.js";
@@ -86,6 +86,39 @@ describe("graceful shutdown", () => {
     const took = Date.now() - started;
     assert.ok(took >= 150 && took < 2000, `close() took ${took} ms`);
     assert.equal(await failed, "cut off");
+  });
+
+  test("while draining, a request on a kept-alive connection is answered and told to reconnect", async () => {
+    const server = await startServer({
+      port: 0,
+      metricsPort: 0,
+      logger: silent,
+      defaultMetrics: false,
+      limits: { drainDelayMs: 8_000 },
+    });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const before = await call({ port: server.port, body: EXAMPLE, agent });
+      assert.equal(before.status, 200);
+      assert.notEqual(before.headers.connection, "close");
+      let closed = false;
+      const closing = server.close().then(() => {
+        closed = true;
+      });
+      await tick(50);
+      // The connection sat idle through SIGTERM: it is still served, then closed by the answer.
+      const during = await call({ port: server.port, body: EXAMPLE, agent });
+      assert.equal(during.status, 200);
+      assert.equal(during.reusedSocket, true, "sent on the kept-alive connection");
+      assert.equal(during.headers.connection, "close");
+      assert.equal(JSON.parse(during.body).response.allowed, true);
+      const ready = await call({ port: server.port, method: "GET", path: "/readyz", agent });
+      assert.equal(ready.status, 503, "not ready while draining");
+      assert.equal(closed, false, "still draining");
+      await closing;
+    } finally {
+      agent.destroy();
+    }
   });
 
   test("close() is idempotent and stops the metrics port too", async () => {

@@ -29,6 +29,7 @@ import {
 } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { review, type WebhookState } from "./admission.js";
 import { ADMISSION_V1, reviewEnvelope } from "./admission-request.js";
 import { BodyBudget, type Release } from "./body-budget.js";
@@ -604,6 +605,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     closing ??= (async () => {
       shuttingDown = true;
       for (const w of watches) w.close();
+      if (limits.drainDelayMs > 0) {
+        // Lame duck: /readyz fails and every answer says `connection: close`, so clients move their
+        // kept-alive connections elsewhere before the idle ones are closed under them.
+        logger.info({ drainMs: limits.drainDelayMs }, "shutting down: draining kept-alive connections");
+        await sleep(limits.drainDelayMs);
+      }
       logger.info({ inFlight: inFlight.size }, "shutting down: no new connections, finishing requests in flight");
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
