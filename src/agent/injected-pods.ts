@@ -3,13 +3,14 @@
  * pods read it (`capture-rules`, `proxy-config`): every document, List items one by one (a List
  * inside a List is not read; kube-inject skips it too), each workload handed over with where it
  * is (`SOURCE: document N (Kind "name")`, `... item M (Kind "name")`) for messages; the
- * `# Kind namespace/name` headers of their sections; and the error for a manifest without an
- * injected pod. Errors name the input, the document and the object, on one line.
+ * `# Kind namespace/name` headers of their sections and the note on a workload that is not
+ * injected; and the error for a manifest without an injected pod. Errors name the input, the document and the object, on one line.
  */
 import { isRecord, type Json } from "../inject/pod.js";
 import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { describeObject, InvalidWorkloadError, type PodParts, workloadOf } from "../kube/workloads.js";
 import { readYaml, YamlError } from "../kube/yaml.js";
+import { podNamespace } from "./pod-env.js";
 
 /** A workload of the stream. */
 export interface StreamWorkload {
@@ -91,10 +92,28 @@ export function forEachWorkload(
   return workloads;
 }
 
-/** A section header's name: `Kind namespace/name`, or `Kind name` without a namespace. */
-export function workloadHeader(obj: Json, namespace: string | undefined): string {
+/**
+ * A workload's section header, the same in every command: `Kind namespace/name`, the namespace
+ * being the pod's (the object's own, else its pod template's; podNamespace), else `namespace`, the
+ * one the manifest is applied to (the commands' `-n/--namespace`).
+ */
+export function workloadHeader(obj: Json, pod: PodParts, namespace: string): string {
   const name = text(isRecord(obj.metadata) ? obj.metadata.name : undefined) || "(no name)";
-  return `${text(obj.kind)} ${namespace ? `${namespace}/${name}` : name}`;
+  const ns = podNamespace(obj, pod.metadata, namespace);
+  return `${text(obj.kind)} ${ns ? `${ns}/${name}` : name}`;
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orList(names: readonly string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
+}
+
+/**
+ * The note on a workload whose pod has none of `containers` (what the command reports on), listed
+ * in its section rather than left out: `not injected: no istio-proxy container`.
+ */
+export function notInjectedNote(containers: readonly string[]): string {
+  return `not injected: no ${orList(containers)} container`;
 }
 
 /**
@@ -105,7 +124,5 @@ export function nothingInjectedMessage(source: string, workloads: number, contai
   if (workloads === 0) {
     return `${source}: no workloads (Pod, Deployment, DaemonSet, StatefulSet, ReplicaSet, Job, CronJob...) in the input`;
   }
-  const names =
-    containers.length > 1 ? `${containers.slice(0, -1).join(", ")} or ${containers.at(-1)}` : containers.join("");
-  return `${source}: no injected pods: none of the ${workloads} workload(s) has an ${names} container; inject them first (meshinject kube-inject -f FILE)`;
+  return `${source}: no injected pods: none of the ${workloads} workload(s) has an ${orList(containers)} container; inject them first (meshinject kube-inject -f FILE)`;
 }

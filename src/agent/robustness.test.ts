@@ -67,7 +67,12 @@ describe("agent reports on mutated injected manifests", () => {
         }
         const text = JSON.stringify(doc);
         try {
-          captureRules(text, { source: "fuzz.yaml", ipv6: true, dnsServers: ["10.0.0.10", "fd00::a"] });
+          captureRules(text, {
+            source: "fuzz.yaml",
+            namespace: "default",
+            ipv6: true,
+            dnsServers: ["10.0.0.10", "fd00::a"],
+          });
           outcomes.reports++;
         } catch (err) {
           outcomes.errors++;

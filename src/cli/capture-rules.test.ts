@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import type { Command } from "commander";
 import { assertFailed, type Run, runManifestCommand } from "../../test/manifest-command-run.js";
 import { defaultConfigFiles, injectYaml, loadInjectorConfig } from "../index.js";
 import { captureRulesCommand } from "./capture-rules.js";
@@ -21,6 +22,13 @@ function injected(values: (v: Values) => void = () => {}): string {
   const v = JSON.parse(defaultConfigFiles().values) as Values;
   values(v);
   return injectYaml(loadInjectorConfig({ values: JSON.stringify(v) }), CURL);
+}
+
+/** What `--help` prints: commander's usage and options, and the text added after them. */
+function fullHelp(command: Command): string {
+  let text = "";
+  command.configureOutput({ writeOut: (s) => (text += s) }).outputHelp();
+  return text;
 }
 
 /** Runs the command's action on `files[name]` for `-f name`. */
@@ -51,7 +59,8 @@ describe("meshinject capture-rules", () => {
     assert.equal(r.failed, false, r.stderr);
     assert.equal(r.stderr, "");
     const lines = r.stdout.split("\n");
-    assert.equal(lines[0], "# Deployment curl");
+    // The namespace of an object that names none is -n's, "default" unless given.
+    assert.equal(lines[0], "# Deployment default/curl");
     assert.match(lines[1] ?? "", /^# istio-init: istio-iptables -p 15001 -z 15006 -u 1337 -m REDIRECT -i '\*' -x ''/);
     for (const chain of ["ISTIO_INBOUND", "ISTIO_REDIRECT", "ISTIO_IN_REDIRECT", "ISTIO_OUTPUT"]) {
       assert.ok(lines.includes(`-N ${chain}`), `chain ${chain} missing:\n${r.stdout}`);
@@ -164,7 +173,7 @@ describe("meshinject capture-rules", () => {
     assert.equal(none.failed, false, none.stderr);
     assert.equal(
       none.stdout,
-      "# Deployment curl\n# no traffic capture: the pod has istio-proxy but no istio-init or istio-validation container (interception mode NONE)\n",
+      "# Deployment default/curl\n# no traffic capture: the pod has istio-proxy but no istio-init or istio-validation container (interception mode NONE)\n",
     );
   });
 
@@ -184,7 +193,19 @@ describe("meshinject capture-rules", () => {
       ["-f", "both.yaml"],
     );
     assert.equal(r.failed, false, r.stderr);
-    assert.match(r.stdout, /^# Deployment plain\n# not injected: no istio-init or istio-validation container/m);
+    assert.match(
+      r.stdout,
+      /^# Deployment default\/plain\n# not injected: no istio-init, istio-validation or istio-proxy container\n/m,
+    );
+  });
+
+  it("-n names the namespace of objects that name none; an object's own namespace wins", async () => {
+    const both = `${injected()}---\n${POD(["istio-iptables"])}`;
+    const r = await run({ "both.yaml": both }, ["-f", "both.yaml", "-n", "dev"]);
+    assert.equal(r.failed, false, r.stderr);
+    assert.deepEqual(r.stdout.match(/^# [A-Z]\w+ \S+$/gm), ["# Deployment dev/curl", "# Pod shop/web"]);
+    const long = await run({ "both.yaml": both }, ["-f", "both.yaml", "--namespace", "dev"]);
+    assert.equal(long.stdout, r.stdout);
   });
 
   it("errors name the document and the cause", async () => {
@@ -213,10 +234,18 @@ describe("meshinject capture-rules", () => {
     assertFailed(badYaml, /^meshinject: bad\.yaml: document 1: /);
   });
 
-  it("the help explains every flag", () => {
-    const help = captureRulesCommand().helpInformation().replace(/\s+/g, " ");
-    for (const flag of ["-f, --filename <file>", "--ipv6", "--dns-servers <addresses>"])
+  it("the help explains every flag, once", () => {
+    const text = fullHelp(captureRulesCommand());
+    // One list of options: the text after it does not list them again (it explains --ipv6 and
+    // --dns-servers, the facts only the pod knows, in its own words).
+    assert.equal(text.match(/^Options:/gm)?.length, 1, text);
+    const help = text.replace(/\s+/g, " ");
+    for (const flag of ["-f, --filename", "-n, --namespace"]) {
+      assert.equal(text.match(new RegExp(`^ +${flag}\\b`, "gm"))?.length, 1, `${flag} not listed once:\n${text}`);
+    }
+    for (const flag of ["-f, --filename <file>", "-n, --namespace <namespace>", "--dns-servers <addresses>"])
       assert.ok(help.includes(flag), help);
+    assert.match(help, /-n, --namespace <namespace> namespace of objects that name none \(default: "default"\)/);
     assert.match(help, /used when DNS is redirected but not all DNS captured/);
     assert.match(help, /address is IPv6 \(detected at run time\)/);
   });

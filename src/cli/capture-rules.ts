@@ -9,7 +9,14 @@
 import { Command } from "commander";
 import { CaptureRulesError, captureRules } from "../agent/capture/capture-report.js";
 import { PodCaptureError, splitNameServers } from "../agent/capture/pod-capture.js";
-import { inputName, type ManifestCommandIO, PROCESS_IO, runManifestCommand } from "./manifest-command.js";
+import {
+  filenameOption,
+  inputName,
+  type ManifestCommandIO,
+  namespaceOption,
+  PROCESS_IO,
+  runManifestCommand,
+} from "./manifest-command.js";
 
 /** What the command reads and writes; replaceable for tests. */
 export type CaptureRulesIO = ManifestCommandIO;
@@ -18,6 +25,7 @@ const isUserError = (e: unknown) => e instanceof CaptureRulesError || e instance
 
 interface CaptureRulesCliOptions {
   filename: string;
+  namespace: string;
   ipv6?: boolean;
   dnsServers?: string;
 }
@@ -25,7 +33,8 @@ interface CaptureRulesCliOptions {
 const HELP = `
 For every Pod, Deployment, DaemonSet, StatefulSet, ReplicaSet, ReplicationController, Job, CronJob
 and DeploymentConfig (Lists too) of an injected manifest, prints what its istio-init container
-(istio-iptables) will program, under a "# Kind namespace/name" line:
+(istio-iptables) will program, under a "# Kind namespace/name" line (-n names the namespace of
+objects that name none, as for proxy-config):
   - the iptables-restore input for IPv4 (and, with --ipv6, the ip6tables-restore input);
   - the nftables transaction (nft -f input) when istio-init's args carry --native-nftables.
 
@@ -43,8 +52,9 @@ Two facts istio-iptables finds out only when it runs in the pod:
 
 A pod injected for the istio-cni plugin has istio-validation instead of istio-init: the plugin
 programs the rules, from the pod's traffic.sidecar.istio.io annotations and its istio-proxy
-container; they are shown as the plugin computes them. A pod without either container is listed
-as not injected. Errors name the document (Kind "name") and the cause, and exit with code 1.
+container; they are shown as the plugin computes them. A pod with neither container captures
+nothing (interception mode NONE) if it has istio-proxy, and is listed as not injected if not.
+Errors name the document (Kind "name") and the cause, and exit with code 1.
 
 Examples:
   meshinject kube-inject -f app.yaml | meshinject capture-rules -f -
@@ -56,7 +66,8 @@ Examples:
 export function captureRulesCommand(io: CaptureRulesIO = PROCESS_IO): Command {
   return new Command("capture-rules")
     .description("show the iptables/nftables rules the istio-init container of each injected pod programs")
-    .requiredOption("-f, --filename <file>", "injected Kubernetes YAML; - reads standard input (required)")
+    .addOption(filenameOption())
+    .addOption(namespaceOption())
     .option("--ipv6", "also show the IPv6 rules, as for a pod whose address is IPv6 (detected at run time)")
     .option(
       "--dns-servers <addresses>",
@@ -75,7 +86,12 @@ export function captureRulesCommand(io: CaptureRulesIO = PROCESS_IO): Command {
         // Checked up front, so that a mistyped address is an error even when no pod redirects DNS.
         splitNameServers(dnsServers);
         const input = await io.readInput(opts.filename);
-        const result = captureRules(input, { source: inputName(opts.filename), ipv6: opts.ipv6 ?? false, dnsServers });
+        const result = captureRules(input, {
+          source: inputName(opts.filename),
+          namespace: opts.namespace,
+          ipv6: opts.ipv6 ?? false,
+          dnsServers,
+        });
         for (const warning of result.warnings) io.stderr(`meshinject: warning: ${warning}\n`);
         io.stdout(result.text);
       }),

@@ -118,7 +118,7 @@ export function registerCerts(program: Command): void {
       `webhook Service name (default: "${DEFAULT_SERVICE}" as in deploy/service.yaml, or "${DEFAULT_SERVICE}-REVISION" with --revision)`,
     )
     .option(
-      "--revision <name>",
+      "-r, --revision <name>",
       "the injector's control-plane revision; names its Service when --service is not given",
       "",
     )

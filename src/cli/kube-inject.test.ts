@@ -55,6 +55,7 @@ describe("meshinject kube-inject", async () => {
     "template-exec.yaml": templateConfig("spec: {{ index .Values 3 }}"),
     "config-malformed.yaml": "policy: enabled\ntemplates: [\n",
     "values-malformed.json": '{"global": {"hub": ',
+    "values-partial.yaml": "pilot:\n  cni:\n    enabled: true\n",
     "mesh-bad-enum.yaml": "defaultConfig:\n  interceptionMode: SIDEWAYS\n",
     "deploymentconfig-v1.yaml": `apiVersion: v1\nkind: DeploymentConfig\nmetadata:\n  name: dc\nspec:\n  template:\n    metadata:\n      labels: {app: dc}\n    spec:\n      containers:\n      - name: app\n        image: example/app\n`,
   };
@@ -201,6 +202,11 @@ describe("meshinject kube-inject", async () => {
     assert.equal(short.code, 0, short.stderr);
     assert.equal(short.stdout, meshinject(["-f", path("app.yaml"), "--revision", "canary"]).stdout);
     assert.match(short.stdout, /istio\.io\/rev: canary/);
+  });
+
+  it("warns when a values file has no global.proxy (values replace the built-in ones whole)", () => {
+    const r = meshinject(["-f", path("app.yaml"), "--valuesFile", path("values-partial.yaml")]);
+    assert.match(r.stderr, /^meshinject: warning: .*values-partial\.yaml has no global\.proxy: .*config dump/m);
   });
 
   it("with --revision and the built-in config, points the proxy at that revision's istiod", () => {

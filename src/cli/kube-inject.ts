@@ -4,7 +4,7 @@
  */
 
 import { readFile } from "node:fs/promises";
-import { ConfigError } from "../inject/config.js";
+import { ConfigError, valueAt } from "../inject/config.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
 import { DocumentError, kubeInject, oneLine } from "../inject/kube-inject.js";
@@ -67,6 +67,16 @@ export function ignoredFlagWarnings(opts: KubeInjectCliOptions): string[] {
   return warnings;
 }
 
+/**
+ * A warning for a values file without `global.proxy`: values replace the built-in ones whole (as
+ * Istio's do), so a file holding only the settings to change leaves the templates without the proxy
+ * settings, and the failure would otherwise show up as an error about the input document.
+ */
+export function partialValuesWarning(file: string | undefined, values: Record<string, unknown>): string | undefined {
+  if (valueAt(values, "global.proxy") !== undefined) return undefined;
+  return `meshinject: warning: ${file ?? "the values"} has no global.proxy: a values file replaces the built-in values whole, as in Istio; start from \`meshinject config dump\`'s values.json and change it\n`;
+}
+
 export function nativeSidecarSetting(value: string): boolean {
   switch (value) {
     case "on":
@@ -110,6 +120,8 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
       env: (name) => process.env[name],
       compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
     });
+    const partial = partialValuesWarning(sources.names?.values, loaded.settings.values.json);
+    if (opts.valuesFile && partial !== undefined) process.stderr.write(partial);
     output = kubeInject(input, {
       settings: loaded.settings,
       config: loaded.config,

@@ -1,9 +1,24 @@
 /**
  * What the commands that report on an injected manifest share (`capture-rules`, `proxy-config`):
- * reading `-f FILE` (or standard input for `-`, a byte-order mark dropped), writing, and turning
- * their errors into one `meshinject: MESSAGE` line and exit code 1. The I/O is replaceable for tests.
+ * their `-f` and `-n` options, reading `-f FILE` (or standard input for `-`, a byte-order mark
+ * dropped), writing, and turning their errors into one `meshinject: MESSAGE` line and exit code 1.
+ * The I/O is replaceable for tests.
  */
 import { readFile } from "node:fs/promises";
+import { Option } from "commander";
+
+/** `-f, --filename <file>` (required): the injected manifest. */
+export function filenameOption(): Option {
+  return new Option(
+    "-f, --filename <file>",
+    "injected Kubernetes YAML; - reads standard input (required)",
+  ).makeOptionMandatory();
+}
+
+/** `-n, --namespace <namespace>`: the namespace of objects that name none (default `default`, as kubectl applies). */
+export function namespaceOption(): Option {
+  return new Option("-n, --namespace <namespace>", "namespace of objects that name none").default("default");
+}
 
 /** What a manifest command reads and writes; replaceable for tests. */
 export interface ManifestCommandIO {

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import type { Command } from "commander";
 import { assertFailed, type Run, runManifestCommand } from "../../test/manifest-command-run.js";
 import { injectYaml, loadInjectorConfig } from "../index.js";
 import { splitYamlStream } from "../kube/stream.js";
@@ -10,6 +11,25 @@ import { proxyConfigCommand } from "./proxy-config.js";
 
 const CURL = readFileSync(new URL("../../examples/curl.yaml", import.meta.url), "utf8");
 const INJECTED = injectYaml(loadInjectorConfig(), CURL);
+
+/** A Pod kube-inject leaves as it is (hostNetwork), without a namespace. */
+const HOST_POD = `apiVersion: v1
+kind: Pod
+metadata:
+  name: h
+spec:
+  hostNetwork: true
+  containers:
+  - name: app
+    image: app
+`;
+
+/** What `--help` prints: commander's usage and options, and the text added after them. */
+function fullHelp(command: Command): string {
+  let text = "";
+  command.configureOutput({ writeOut: (s) => (text += s) }).outputHelp();
+  return text;
+}
 
 /** Runs the command's action on `files[name]` for `-f name`. */
 function run(files: Record<string, string>, args: string[]): Promise<Run> {
@@ -61,6 +81,36 @@ describe("meshinject proxy-config", () => {
     const r = await run({ "a.yaml": `${INJECTED}---\n${JSON.stringify(list)}\n` }, ["-f", "a.yaml"]);
     assert.equal(r.failed, false, r.stderr);
     assert.equal(r.stdout.split("---\n").length, 2);
+  });
+
+  it("lists a workload that is not injected in a section of comments only, as capture-rules does", async () => {
+    const input = injectYaml(loadInjectorConfig(), `${CURL}---\n${HOST_POD}`);
+    assert.match(input, /hostNetwork: true/);
+    const r = await run({ "app.yaml": input }, ["-f", "app.yaml", "-n", "shop"]);
+    assert.equal(r.failed, false, r.stderr);
+    const sections = r.stdout.split(/^---\n/m);
+    assert.equal(sections.length, 2, r.stdout);
+    assert.match(sections[0] ?? "", /^# Deployment shop\/curl\n/);
+    assert.equal(sections[1], "# Pod shop/h\n# not injected: no istio-proxy container\n");
+    // Still valid YAML: the comments-only section is an empty document.
+    const docs = splitYamlStream(r.stdout).map((d) => readYaml(d));
+    assert.equal((docs[0] as Record<string, unknown>).identity, "spiffe://cluster.local/ns/shop/sa/curl");
+    assert.ok(
+      docs.slice(1).every((d) => d === null || d === undefined),
+      JSON.stringify(docs),
+    );
+  });
+
+  it("the help lists each option once", () => {
+    const text = fullHelp(proxyConfigCommand());
+    assert.equal(text.match(/^Options:/gm)?.length, 1, text);
+    for (const flag of ["-f, --filename", "--meshConfigFile", "-n, --namespace"]) {
+      assert.equal(text.match(new RegExp(`^ +${flag}\\b`, "gm"))?.length, 1, `${flag} not listed once:\n${text}`);
+    }
+    assert.match(
+      text.replace(/\s+/g, " "),
+      /-n, --namespace <namespace> namespace of objects that name none \(default: "default"\)/,
+    );
   });
 
   it("fails with a pointer to kube-inject when nothing is injected", async () => {

@@ -18,7 +18,14 @@ import {
   ProtoJSONError,
   readMeshConfig,
 } from "../mesh/index.js";
-import { inputName, type ManifestCommandIO, PROCESS_IO, runManifestCommand } from "./manifest-command.js";
+import {
+  filenameOption,
+  inputName,
+  type ManifestCommandIO,
+  namespaceOption,
+  PROCESS_IO,
+  runManifestCommand,
+} from "./manifest-command.js";
 
 /** An error for the user (exit code 1, one line). */
 export class ProxyConfigCliError extends Error {
@@ -74,15 +81,15 @@ container starts with, under a "# Kind namespace/name" line (YAML documents sepa
                     sidecar.istio.io/discoveryAddress and status.sidecar.istio.io/port.
   notes             what only the cluster knows (env from valueFrom, a CPU limit left to the node).
 
-Options:
-  -f, --filename        the injected manifest; - reads standard input.
-                        e.g. meshinject kube-inject -f app.yaml | meshinject proxy-config -f -
-  --meshConfigFile      the mesh config: the mesh key of ConfigMap istio, or the whole ConfigMap
-                        (kubectl -n istio-system get cm istio -o yaml). Gives the trust domain, and the
-                        file pilot-agent reads where the pod mounts it. Default: the built-in one.
-                        e.g. meshinject proxy-config -f injected.yaml --meshConfigFile mesh.yaml
-  -n, --namespace       the namespace of objects that name none (default "default").
-                        e.g. meshinject proxy-config -f injected.yaml -n shop
+The mesh config (--meshConfigFile: the mesh key of ConfigMap istio, or the whole ConfigMap, as
+kubectl -n istio-system get cm istio -o yaml prints it) gives the trust domain, and the file
+pilot-agent reads where the pod mounts it. A workload without an istio-proxy container (one
+kube-inject skips, e.g. a hostNetwork pod) is listed as not injected, in a section of comments only.
+
+Examples:
+  meshinject kube-inject -f app.yaml | meshinject proxy-config -f -
+  meshinject proxy-config -f injected.yaml --meshConfigFile mesh.yaml
+  meshinject proxy-config -f injected.yaml -n shop
 
 Errors name the document (Kind "name") and the cause, and exit with code 1; so does an input with
 no injected pod (inject it first with meshinject kube-inject).
@@ -92,12 +99,12 @@ no injected pod (inject it first with meshinject kube-inject).
 export function proxyConfigCommand(io: ProxyConfigIO = PROCESS_IO): Command {
   return new Command("proxy-config")
     .description("show the proxy config, identity and domain pilot-agent starts with in each injected pod")
-    .requiredOption("-f, --filename <file>", "injected Kubernetes YAML; - reads standard input (required)")
+    .addOption(filenameOption())
     .option(
       "--meshConfigFile <file>",
       "mesh config (the mesh key of ConfigMap istio, or the ConfigMap); default: the built-in one",
     )
-    .option("-n, --namespace <namespace>", "namespace of objects that name none", "default")
+    .addOption(namespaceOption())
     .addHelpText("after", HELP)
     .action((opts: ProxyConfigCliOptions) =>
       runManifestCommand(io, isUserError, async () => {

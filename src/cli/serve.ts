@@ -295,7 +295,7 @@ export function registerServe(program: Command): void {
     )
     .option("--valuesFile <file>", "injector values: the `values` key of istio-sidecar-injector, or the ConfigMap")
     .option("--meshConfigFile <file>", "mesh config: the `mesh` key of the istio ConfigMap, or the ConfigMap")
-    .option("--revision <name>", "control plane revision the pods are injected for", "")
+    .option("-r, --revision <name>", "control plane revision the pods are injected for", "")
     .option(
       "--native-sidecars <on|off|auto>",
       "inject the proxy as a native sidecar (auto: off, nodes unknown)",

@@ -41,7 +41,10 @@ describe("buildValues", () => {
   });
 
   it("names the file or flag in errors", () => {
-    assert.throws(() => buildValues({ files: files("a: [\n"), set: [], setString: [] }), /failed to parse v0\.yaml: /);
+    assert.throws(
+      () => buildValues({ files: files("a: [\n"), set: [], setString: [] }),
+      /^ValuesInputError: failed to parse v0\.yaml: [^\n]* at line 2, column 1$/,
+    );
     assert.throws(() => buildValues({ files: [], set: ["a"], setString: [] }), /failed parsing --set "a": key "a"/);
   });
 });

@@ -42,7 +42,9 @@ export function buildValues(sources: ValuesSources): Record<string, GoValue> {
     try {
       parsed = parseValuesYaml(file.text);
     } catch (e) {
-      if (e instanceof ValuesError) throw new ValuesInputError(`failed to parse ${file.name}: ${e.message}`);
+      // One line: the yaml package's message goes on with a snippet of the source and a caret.
+      const first = (e instanceof ValuesError ? e.message : "").split("\n")[0]?.replace(/:$/, "") ?? "";
+      if (e instanceof ValuesError) throw new ValuesInputError(`failed to parse ${file.name}: ${first}`);
       throw e;
     }
     values = mergeValues(values, parsed);

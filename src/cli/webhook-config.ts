@@ -137,7 +137,7 @@ export function registerWebhookConfig(program: Command): void {
   program
     .command("webhook-config")
     .description("print the MutatingWebhookConfiguration for the injector (Istio's four webhooks and selectors)")
-    .option("--revision <name>", "control-plane revision; empty for the default revision", "")
+    .option("-r, --revision <name>", "control-plane revision; empty for the default revision", "")
     .option("--tag <name>", "revision tag: istio-revision-tag-TAG, selecting istio.io/rev=TAG, served by --revision")
     .option("--namespace <ns>", "namespace of the webhook Service", DEFAULT_NAMESPACE)
     .option(

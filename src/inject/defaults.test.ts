@@ -90,6 +90,10 @@ describe("defaultConfigFiles", () => {
     assert.doesNotMatch(canary.mesh, /revision "default"/);
     // "default" is the default control plane, not one called istiod-default.
     assert.deepEqual(defaultConfigFiles("default"), files);
+    // istiod-REV is a Service name: a revision must be a DNS-1123 label.
+    assert.throws(() => defaultConfigFiles("Bad_Rev"), /revision "Bad_Rev" is not a valid revision name/);
+    assert.throws(() => defaultConfigFiles("-x"), /not a valid revision name/);
+    assert.equal(defaultConfigFiles("1-28-0").values.includes('"revision": "1-28-0"'), true);
   });
 
   test("kube-inject with a revision's built-in default reaches that revision's istiod", () => {

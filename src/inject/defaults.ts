@@ -16,6 +16,7 @@
  */
 
 import { readFileSync } from "node:fs";
+import { ConfigError } from "./config.js";
 
 /** The built-in templates, in the order they are listed in the `config` document. */
 export const DEFAULT_TEMPLATE_NAMES = ["sidecar", "gateway", "grpc-simple", "grpc-agent"] as const;
@@ -77,6 +78,9 @@ let cached: DefaultConfigFiles | undefined;
 /** The control plane's address in the built-in mesh config (revision "default"). */
 const DEFAULT_DISCOVERY_ADDRESS = "discoveryAddress: istiod.istio-system.svc:15012";
 
+/** A DNS-1123 label, what a revision name must be (it is part of the istiod-REV Service name). */
+const REVISION_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
 /** Whether `revision` names a control plane other than the default one. */
 function isNamedRevision(revision: string): boolean {
   return revision !== "" && revision !== "default";
@@ -106,6 +110,12 @@ function meshForRevision(mesh: string, revision: string): string {
 export function defaultConfigFiles(revision = ""): DefaultConfigFiles {
   cached ??= { config: configDocument(), values: readAsset("values.json"), mesh: readAsset("mesh.yaml") };
   if (!isNamedRevision(revision)) return { ...cached };
+  if (!REVISION_NAME.test(revision)) {
+    // istiod-REV is a Service name: a revision is a DNS-1123 label.
+    throw new ConfigError(
+      `revision ${JSON.stringify(revision)} is not a valid revision name: lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters`,
+    );
+  }
   return {
     config: cached.config,
     values: valuesForRevision(cached.values, revision),

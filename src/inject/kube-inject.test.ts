@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { loadInjectorConfig } from "../index.js";
 import { readYaml } from "../kube/yaml.js";
 import { injectPod } from "./inject.js";
-import { DocumentError, type KubeInjectOptions, kubeInject } from "./kube-inject.js";
+import { DocumentError, type KubeInjectOptions, kubeInject, oneLine } from "./kube-inject.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read YAML-shaped output freely
 type Obj = Record<string, any>;
@@ -176,5 +176,17 @@ describe("kube-inject refuses workloads without a pod", () => {
   test("other kinds still pass through untouched", () => {
     const [svc] = run("apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec: hello\n");
     assert.equal((svc as Obj).spec, "hello");
+  });
+});
+
+describe("oneLine", () => {
+  test("joins Go's multierror lists, after a prefix too, and other line breaks", () => {
+    assert.equal(oneLine("1 error occurred:\n\t* invalid value a\n\n"), "invalid value a");
+    assert.equal(oneLine("2 errors occurred:\n\t* a\n\t* b\n\n"), "a; b");
+    assert.equal(
+      oneLine("mesh.yaml: 1 error occurred:\n\t* invalid discovery address: x\n\n"),
+      "mesh.yaml: invalid discovery address: x",
+    );
+    assert.equal(oneLine("line one\nline two"), "line one; line two");
   });
 });

@@ -59,7 +59,7 @@ import { createMetrics, metricsHandler, type ServerFailureReason, type WebhookMe
 import { type NamespaceSource, staticNamespaces } from "./namespaces.js";
 import type { NamespaceLike } from "./openshift.js";
 import type { Outcome } from "./outcome.js";
-import { type CheckedPair, checkPair, type TlsFiles, type TlsPair, watchCertificate } from "./tls.js";
+import { type CheckedPair, checkPair, TlsError, type TlsFiles, type TlsPair, watchCertificate } from "./tls.js";
 import { selfSignedCertificate } from "./tls-self-signed.js";
 
 /** Istio's ports: the injection webhook on istiod's 15017, its metrics on 15014. */
@@ -242,8 +242,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pair = checkPair(generatedCertificate, "generated certificate");
   } else if (isTlsFiles(options.tls)) {
     const { certFile, keyFile } = options.tls;
+    const read = (path: string, what: string) =>
+      readFile(path, "utf8").catch((e: NodeJS.ErrnoException) => {
+        throw new TlsError(`cannot read the TLS ${what} ${path}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
+      });
     pair = checkPair(
-      { cert: await readFile(certFile, "utf8"), key: await readFile(keyFile, "utf8") },
+      { cert: await read(certFile, "certificate"), key: await read(keyFile, "key") },
       `${certFile} + ${keyFile}`,
     );
   } else {

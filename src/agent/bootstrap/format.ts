@@ -1,7 +1,8 @@
 /**
  * The text `meshinject proxy-config` prints for one pod: a `# Kind namespace/name` line, then a
  * YAML document, its keys in reading order (summary first, the proxy config last, as pilot-agent's
- * "Effective config" log shows it: protobuf-JSON names, keys sorted).
+ * "Effective config" log shows it: protobuf-JSON names, keys sorted); for a pod not injected, the
+ * line and a note, comments only.
  */
 import { writeYaml } from "../../kube/yaml.js";
 import { toProtoJSONValue } from "../../mesh/index.js";
@@ -30,4 +31,9 @@ export function formatBootstrap(header: string, b: PodBootstrap): string {
   if (b.notes.length > 0) parts.push(entry("notes", b.notes));
   parts.push(entry("proxyConfig", toProtoJSONValue(b.proxyConfig, "ProxyConfig")));
   return parts.join("");
+}
+
+/** The section of a pod that is not injected: comment lines only (an empty YAML document). */
+export function formatNotInjected(header: string, note: string): string {
+  return `# ${header}\n# ${note}\n`;
 }

@@ -4,11 +4,10 @@
  * under a `# Kind namespace/name` line (capture-section.ts), and the warnings, each naming the
  * document.
  */
-import { INIT_CONTAINER, isRecord, PROXY_CONTAINER, VALIDATION_CONTAINER } from "../../inject/pod.js";
 import { QuantityError } from "../cpu.js";
 import { forEachWorkload, nothingInjectedMessage, workloadHeader } from "../injected-pods.js";
 import { ContainerFieldError } from "../pod-containers.js";
-import { captureSectionLines } from "./capture-section.js";
+import { CAPTURE_CONTAINERS, captureSectionLines } from "./capture-section.js";
 import { CniAnnotationError } from "./cni-sidecar.js";
 import { CaptureFlagError } from "./flags.js";
 import { PodCaptureError, type PodCaptureOptions, podCapture } from "./pod-capture.js";
@@ -23,6 +22,8 @@ export class CaptureRulesError extends Error {
 export interface CaptureRulesOptions extends PodCaptureOptions {
   /** The input's name for messages (`stdin`, a path). */
   source: string;
+  /** The namespace of objects that name none, for the headers (`-n`; `default` as kubectl applies). */
+  namespace: string;
 }
 
 export interface CaptureRulesResult {
@@ -59,17 +60,11 @@ export function captureRules(input: string, options: CaptureRulesOptions): Captu
     ({ obj, pod, where }) => {
       const capture = podCapture(obj, pod, options, (message) => warnings.push(`${where}: ${message}`));
       if (capture.by !== "none" || capture.proxy) injected++;
-      const namespace = isRecord(obj.metadata) ? obj.metadata.namespace : undefined;
-      sections.push([
-        `# ${workloadHeader(obj, typeof namespace === "string" ? namespace : undefined)}`,
-        ...captureSectionLines(capture),
-      ]);
+      sections.push([`# ${workloadHeader(obj, pod, options.namespace)}`, ...captureSectionLines(capture)]);
     },
   );
   if (injected === 0) {
-    throw new CaptureRulesError(
-      nothingInjectedMessage(options.source, workloads, [INIT_CONTAINER, VALIDATION_CONTAINER, PROXY_CONTAINER]),
-    );
+    throw new CaptureRulesError(nothingInjectedMessage(options.source, workloads, CAPTURE_CONTAINERS));
   }
   return { text: `${sections.map((lines) => lines.join("\n")).join("\n\n")}\n`, warnings };
 }

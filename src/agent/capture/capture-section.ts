@@ -4,9 +4,13 @@
  * the nftables transaction. Comment lines start with `#`.
  */
 import { INIT_CONTAINER, PROXY_CONTAINER, VALIDATION_CONTAINER } from "../../inject/pod.js";
+import { notInjectedNote } from "../injected-pods.js";
 import { iptablesRestore } from "./iptables.js";
 import { nftablesRules } from "./nftables.js";
 import type { PodCapture } from "./pod-capture.js";
+
+/** The containers a pod is injected with, for capture-rules: without any of them it is not injected. */
+export const CAPTURE_CONTAINERS = [INIT_CONTAINER, VALIDATION_CONTAINER, PROXY_CONTAINER] as const;
 
 /** An argument list as a shell would need it typed (empty and spaced arguments quoted). */
 function shellWords(args: readonly string[]): string {
@@ -20,7 +24,7 @@ function originLines(capture: PodCapture): string[] {
       return [
         capture.proxy
           ? `# no traffic capture: the pod has ${PROXY_CONTAINER} but no ${INIT_CONTAINER} or ${VALIDATION_CONTAINER} container (interception mode NONE)`
-          : `# not injected: no ${INIT_CONTAINER} or ${VALIDATION_CONTAINER} container (and no ${PROXY_CONTAINER})`,
+          : `# ${notInjectedNote(CAPTURE_CONTAINERS)}`,
       ];
     case "istio-init": {
       const lines = [`# ${INIT_CONTAINER}: ${shellWords(capture.commandLine)}`];
