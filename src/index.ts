@@ -15,7 +15,8 @@ import { defaultConfigFiles } from "./inject/defaults.js";
 import type { EnvLookup } from "./inject/funcs.js";
 import { InjectionError } from "./inject/inject.js";
 import { configMapHasKey, type LoadedInjector, loadInjector } from "./inject/injector.js";
-import { injectObject, kubeInject, oneLine } from "./inject/kube-inject.js";
+import { injectObject, kubeInject } from "./inject/kube-inject.js";
+import { oneLine } from "./inject/one-line.js";
 import { marshalTyped } from "./kube/typed.js";
 import { describeObject } from "./kube/workloads.js";
 

@@ -6,6 +6,7 @@
  * `# Kind namespace/name` headers of their sections and the note on a workload that is not
  * injected; and the error for a manifest without an injected pod. Errors name the input, the document and the object, on one line.
  */
+import { oneLine } from "../inject/one-line.js";
 import { isRecord, type Json } from "../inject/pod.js";
 import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { describeObject, InvalidWorkloadError, type PodParts, workloadOf } from "../kube/workloads.js";
@@ -30,10 +31,6 @@ export interface WorkloadStreamOptions {
   ) => Error;
   /** Whether an error thrown by `visit` is about the document's content: it is then reported with `where`. */
   isDocumentError: (e: unknown) => boolean;
-}
-
-function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, " ").trim();
 }
 
 const text = (v: unknown): string => (typeof v === "string" ? v : "");

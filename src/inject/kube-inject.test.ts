@@ -3,7 +3,8 @@ import { describe, test } from "node:test";
 import { loadInjectorConfig } from "../index.js";
 import { readYaml } from "../kube/yaml.js";
 import { injectPod } from "./inject.js";
-import { DocumentError, type KubeInjectOptions, kubeInject, oneLine } from "./kube-inject.js";
+import { DocumentError, type KubeInjectOptions, kubeInject } from "./kube-inject.js";
+import { oneLine } from "./one-line.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read YAML-shaped output freely
 type Obj = Record<string, any>;

@@ -18,6 +18,7 @@ import { readYaml, writeYaml } from "../kube/yaml.js";
 import { applyProxyConfigToMesh, type MeshConfig } from "../mesh/index.js";
 import type { InjectorConfig } from "./config.js";
 import { InjectionError, type InjectorSettings, injectPod, typedPod } from "./inject.js";
+import { oneLine } from "./one-line.js";
 import { isRecord, type Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
 
@@ -36,25 +37,6 @@ export interface KubeInjectOptions {
 /** A document could not be read or injected; the message names the document and is one line. */
 export class DocumentError extends Error {
   override name = "DocumentError";
-}
-
-/**
- * An error message on one line: Go's multierror text (`2 errors occurred:\n\t* a\n\t* b\n\n`, what
- * annotation and mesh validation report, alone or after a prefix such as a file name) becomes
- * `a; b`; any other line breaks become `; ` too.
- */
-export function oneLine(message: string): string {
-  const lines = message
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "");
-  const at = lines.findIndex((l) => /\d+ errors? occurred:$/.test(l));
-  if (at < 0) return lines.join("; ");
-  // "PREFIX: N errors occurred:" then "* item" lines: PREFIX: item; item.
-  const prefix = (lines[at] as string).replace(/:?\s*\d+ errors? occurred:$/, "");
-  const items = lines.slice(at + 1).map((l) => l.replace(/^\* /, ""));
-  const joined = items.join("; ");
-  return [...lines.slice(0, at), prefix ? `${prefix}: ${joined}` : joined].join("; ");
 }
 
 /** The cause of an error about `obj` on one line, without a leading `Kind "name": ` it may repeat. */

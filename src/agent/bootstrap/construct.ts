@@ -11,6 +11,7 @@
  * 5. the annotations `sidecar.istio.io/discoveryAddress` and `status.sidecar.istio.io/port`
  *    replace `discoveryAddress` and `statusPort` (a port that is not an integer gives 0).
  */
+import { oneLine } from "../../inject/one-line.js";
 import {
   agentMeshConfig,
   DurationError,
@@ -66,10 +67,6 @@ function isConfigError(e: unknown): e is Error {
     e instanceof ProtoJSONError ||
     e instanceof DurationError
   );
-}
-
-function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, " ").trim();
 }
 
 /** getMeshConfig; a layer that does not parse is named in the error. */
