@@ -58,6 +58,13 @@ describe("loadInjectorConfig", () => {
     assert.match(String(proxy?.image), /:9\.9\.9$/);
   });
 
+  it("lists mesh config fields MeshConfig does not have as warnings, and loads", () => {
+    assert.deepEqual(loadInjectorConfig().warnings ?? [], []);
+    const typo = loadInjectorConfig({ mesh: "trustDomian: example.org\n" });
+    assert.deepEqual(typo.warnings, ["mesh: unknown field trustDomian (ignored, as Istio ignores it: a typo?)"]);
+    assert.equal(typo.meshConfig.trustDomain, "cluster.local");
+  });
+
   it("refuses unknown options and wrong types with a TypeError naming them", () => {
     assert.throws(() => loadInjectorConfig({ revison: "x" } as never), /loadInjectorConfig: unknown option "revison"/);
     assert.throws(() => loadInjectorConfig({ config: Buffer.from("x") } as never), /option config must be a string/);

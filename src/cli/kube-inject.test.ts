@@ -56,6 +56,7 @@ describe("meshinject kube-inject", async () => {
     "config-malformed.yaml": "policy: enabled\ntemplates: [\n",
     "values-malformed.json": '{"global": {"hub": ',
     "values-partial.yaml": "pilot:\n  cni:\n    enabled: true\n",
+    "mesh-typo.yaml": "defaultConfig:\n  concurency: 2\n",
     "mesh-bad-enum.yaml": "defaultConfig:\n  interceptionMode: SIDEWAYS\n",
     "deploymentconfig-v1.yaml": `apiVersion: v1\nkind: DeploymentConfig\nmetadata:\n  name: dc\nspec:\n  template:\n    metadata:\n      labels: {app: dc}\n    spec:\n      containers:\n      - name: app\n        image: example/app\n`,
   };
@@ -202,6 +203,15 @@ describe("meshinject kube-inject", async () => {
     assert.equal(short.code, 0, short.stderr);
     assert.equal(short.stdout, meshinject(["-f", path("app.yaml"), "--revision", "canary"]).stdout);
     assert.match(short.stdout, /istio\.io\/rev: canary/);
+  });
+
+  it("warns about mesh config fields MeshConfig does not have, and goes on as Istio does", () => {
+    const r = meshinject(["-f", path("app.yaml"), "--meshConfigFile", path("mesh-typo.yaml")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^meshinject: warning: .*mesh-typo\.yaml: unknown field defaultConfig\.concurency \(ignored/m,
+    );
   });
 
   it("warns when a values file has no global.proxy (values replace the built-in ones whole)", () => {

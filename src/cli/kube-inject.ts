@@ -121,6 +121,7 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
       env: (name) => process.env[name],
       compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
     });
+    for (const warning of loaded.warnings ?? []) process.stderr.write(`meshinject: warning: ${warning}\n`);
     const partial = partialValuesWarning(sources.names?.values, loaded.settings.values.json);
     if (opts.valuesFile && partial !== undefined) process.stderr.write(partial);
     output = kubeInject(input, {

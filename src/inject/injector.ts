@@ -64,6 +64,11 @@ export interface LoadedInjector {
   config: InjectorConfig;
   settings: InjectorSettings;
   meshConfig: MeshConfig;
+  /**
+   * What was accepted but is likely a mistake, one line each: fields of the mesh config that
+   * MeshConfig does not have (a typo such as `concurency`), ignored as Istio ignores them.
+   */
+  warnings?: string[];
 }
 
 export interface InjectorEnvironment {
@@ -105,15 +110,20 @@ export function loadInjector(sources: InjectorSources, environment: InjectorEnvi
   const values = parseValues(configMapKey(sources.values, "values", names.values), names.values);
   const meshText = configMapKey(sources.mesh, "mesh", names.mesh); // its errors name the source already
   let meshConfig: MeshConfig;
+  const unknownFields: string[] = [];
   try {
-    meshConfig = applyMeshConfig(meshText, defaultMeshConfig());
+    meshConfig = applyMeshConfig(meshText, defaultMeshConfig(), { unknownFields });
   } catch (e) {
     throw new ConfigError(`${names.mesh}: ${(e as Error).message}`);
   }
   const env = environment.env ?? (() => undefined);
+  const warnings = [...new Set(unknownFields)].map(
+    (field) => `${names.mesh}: unknown field ${field} (ignored, as Istio ignores it: a typo?)`,
+  );
   return {
     config,
     meshConfig,
+    ...(warnings.length > 0 ? { warnings } : {}),
     settings: {
       templates: compileTemplates(config, env, names.config),
       values,

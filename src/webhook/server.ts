@@ -216,10 +216,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const loaded = await loadConfig(files, settings);
   let state: WebhookState = loaded.state;
   metrics.configLastReloadSuccess.setToCurrentTime();
-  /** Warns (once per loaded configuration) when it was made for another revision than the one served. */
+  /**
+   * Warns (once per loaded configuration) when it was made for another revision than the one
+   * served, and about what loading accepted but is likely a mistake (unknown mesh config fields).
+   */
   const checkRevision = (s: WebhookState) => {
     const mismatch = revisionMismatch(s, settings.revision);
     if (mismatch !== undefined) logger.warn({ ...mismatch }, revisionMismatchMessage(mismatch));
+    for (const warning of s.injector.warnings ?? []) logger.warn(warning);
   };
   checkRevision(state);
   const namespaces: NamespaceSource | undefined =
