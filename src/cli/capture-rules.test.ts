@@ -146,12 +146,16 @@ describe("meshinject capture-rules", () => {
       valueFrom: {fieldRef: {fieldPath: metadata.namespace}}
 `;
     const pod = POD(["istio-iptables"], env).replace("  namespace: shop\n", "  annotations: {drop: 'true'}\n");
-    const r = await run({ "pod.yaml": pod }, ["-f", "pod.yaml"]);
+    const r = await run({ "pod.yaml": pod }, ["-f", "pod.yaml", "-n", "shop"]);
     assert.equal(r.failed, false, r.stderr);
-    assert.match(r.stdout, /^# from istio-init's environment: INVALID_DROP \(DropInvalid\)$/m);
+    // The manifest names no namespace: the one it is applied to (-n) is what the downward API gives.
+    assert.match(
+      r.stdout,
+      /^# from istio-init's environment: INVALID_DROP \(DropInvalid\), ISTIO_OUTBOUND_OWNER_GROUPS \(OwnerGroupsInclude\)$/m,
+    );
     assert.match(r.stdout, /ISTIO_DROP/);
-    // The manifest names no namespace: that one is left to the cluster, with a warning.
-    assert.match(r.stderr, /env ISTIO_OUTBOUND_OWNER_GROUPS comes from valueFrom .*fieldRef metadata\.namespace/);
+    assert.match(r.stdout, /--gid-owner shop/);
+    assert.doesNotMatch(r.stderr, /metadata\.namespace/);
   });
 
   it("DNS capture without --dns-servers: no DNS rules, and a warning saying why", async () => {

@@ -17,7 +17,10 @@ export function filenameOption(): Option {
 
 /** `-n, --namespace <namespace>`: the namespace of objects that name none (default `default`, as kubectl applies). */
 export function namespaceOption(): Option {
-  return new Option("-n, --namespace <namespace>", "namespace of objects that name none").default("default");
+  return new Option(
+    "-n, --namespace <namespace>",
+    "namespace of objects that name none (what kubectl applies them to; also the downward API's metadata.namespace)",
+  ).default("default");
 }
 
 /** What a manifest command reads and writes; replaceable for tests. */

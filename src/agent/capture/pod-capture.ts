@@ -35,6 +35,8 @@ export class PodCaptureError extends Error {
 }
 
 export interface PodCaptureOptions {
+  /** The namespace of objects that name none (`-n`), for the downward API's metadata.namespace. */
+  namespace?: string;
   /** Whether the pod has an IPv6 address (istio-iptables decides this at run time). */
   ipv6?: boolean;
   /** The pod's /etc/resolv.conf name servers, used when DNS is redirected but not all captured. */
@@ -215,8 +217,8 @@ export function podCapture(
   const validation = findContainer(VALIDATION_CONTAINER, inits);
   const proxy =
     findContainer(PROXY_CONTAINER, containersOf(pod.spec, "containers")) ?? findContainer(PROXY_CONTAINER, inits);
-  // The namespace is the manifest's, if it names one; otherwise it is left to the cluster.
-  const facts = podFacts(obj, pod, podNamespace(obj, pod.metadata, "") || undefined);
+  // The namespace is the manifest's, else the one the objects are applied to (-n), as proxy-config reads it.
+  const facts = podFacts(obj, pod, podNamespace(obj, pod.metadata, options.namespace ?? "") || undefined);
   if (init !== undefined) return initCapture(init, facts, options, warn);
   if (validation !== undefined) return cniCapture(pod, facts, validation, proxy, options, warn);
   return { by: "none", proxy: proxy !== undefined };
