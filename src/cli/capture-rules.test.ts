@@ -249,7 +249,10 @@ describe("meshinject capture-rules", () => {
     }
     for (const flag of ["-f, --filename <file>", "-n, --namespace <namespace>", "--dns-servers <addresses>"])
       assert.ok(help.includes(flag), help);
-    assert.match(help, /-n, --namespace <namespace> namespace of objects that name none \(default: "default"\)/);
+    assert.match(
+      help,
+      /-n, --namespace <namespace> namespace of objects that name none \(.*downward API.*\) \(default: "default"\)/,
+    );
     assert.match(help, /used when DNS is redirected but not all DNS captured/);
     assert.match(help, /address is IPv6 \(detected at run time\)/);
   });

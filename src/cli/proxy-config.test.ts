@@ -109,7 +109,7 @@ describe("meshinject proxy-config", () => {
     }
     assert.match(
       text.replace(/\s+/g, " "),
-      /-n, --namespace <namespace> namespace of objects that name none \(default: "default"\)/,
+      /-n, --namespace <namespace> namespace of objects that name none \(.*downward API.*\) \(default: "default"\)/,
     );
   });
 
