@@ -350,6 +350,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (bytes <= limits.smallBodyBytes) return undefined;
     const now = bodyBudget.tryReserve(bytes);
     if (now !== undefined) return now;
+    // Gone already: its 'close' has fired, so it must not join the queue.
+    if (req.destroyed) throw new AbortedError("client closed the connection before its request was read");
     const reservation = bodyBudget.reserve(bytes);
     const gone = () =>
       reservation.cancel(new AbortedError("client closed the connection while its request waited for memory"));
