@@ -114,6 +114,15 @@ const WEIRD: Json[] = [
   { kind: "Pod" },
 ];
 
+/**
+ * A copy of a generated value to put into a document: WEIRD's objects (and a case's values, reused
+ * each time its body is built) are shared, so a later mutation writing into the document must not
+ * write into them (that once made `{}` contain itself).
+ */
+function fresh(value: Json): Json {
+  return value !== null && typeof value === "object" ? structuredClone(value) : value;
+}
+
 const jsonValue = fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<Json>;
 const anyValue = fc.oneof(fc.constantFrom(...WEIRD), jsonValue);
 
@@ -128,7 +137,7 @@ const drop: fc.Arbitrary<Mutation> = fc.constantFrom(...LEAF_PATHS).map((path) =
 const retype: fc.Arbitrary<Mutation> = fc.tuple(fc.constantFrom(...ALL_PATHS), anyValue).map(
   ([path, value]) =>
     (doc) =>
-      put(doc, path, value),
+      put(doc, path, fresh(value)),
 );
 
 const setRandom: fc.Arbitrary<Mutation> = fc
@@ -136,8 +145,8 @@ const setRandom: fc.Arbitrary<Mutation> = fc
   .map(([path, key, value]) => (doc) => {
     const target = get(doc, path);
     if (target === null || typeof target !== "object") return doc;
-    if (Array.isArray(target)) target.push(value);
-    else target[key] = value;
+    if (Array.isArray(target)) target.push(fresh(value));
+    else target[key] = fresh(value);
     return doc;
   });
 
