@@ -13,6 +13,7 @@ import { CertsError } from "../webhook/certs.js";
 import { WebhookConfigError } from "../webhook/webhook-config.js";
 import { captureRulesCommand } from "./capture-rules.js";
 import { CertsCliError, registerCerts } from "./certs.js";
+import { checkInjectCommand } from "./check-inject.js";
 import { ConfigDumpError, runConfigDump } from "./config-dump.js";
 import { KubeInjectError, runKubeInject } from "./kube-inject.js";
 import { WriteError, writeFileAtomic } from "./output.js";
@@ -154,6 +155,7 @@ export function buildProgram(): Command {
   registerServe(program);
   program.addCommand(captureRulesCommand());
   program.addCommand(proxyConfigCommand());
+  program.addCommand(checkInjectCommand());
   return program;
 }
 

@@ -1,0 +1,191 @@
+/**
+ * "Why was (not) my pod injected?" for every workload of a YAML stream (Lists included, item by
+ * item), as `meshinject check-inject` prints it under a `# Kind namespace/name` line:
+ *
+ *   1. the labels the decision reads (the namespace's, the pod template's);
+ *   2. `istioctl x check-inject`'s table over the webhook configurations (./check-inject-table.ts,
+ *      the analysis of ./webhook-match.ts);
+ *   3. the webhooks the API server calls: those of the Istio configurations whose rules cover pod
+ *      CREATE and whose namespace and object selectors both match;
+ *   4. the injector's own decision once called (../inject/policy.ts);
+ *   5. the verdict: injected only when some webhook is called AND the injector injects.
+ *
+ * Pure: the caller reads the files. Errors name the input and the document, on one line.
+ */
+import { forEachWorkload, nothingInjectedMessage, workloadHeader } from "../agent/injected-pods.js";
+import { podNamespace } from "../agent/pod-env.js";
+import { isRecord, type Json } from "../inject/pod.js";
+import { type InjectionPolicyConfig, injectionDecision, PolicyInputError } from "../inject/policy.js";
+import type { Labels } from "../inject/policy-selector.js";
+import { podPathsOf } from "../kube/workloads.js";
+import {
+  CheckInjectInputError,
+  type NamespaceLabelSource,
+  namespaceLabels,
+  stringLabels,
+} from "./check-inject-inputs.js";
+import { checkInjectTable } from "./check-inject-table.js";
+import { checkInject, selectorMatches } from "./webhook-match.js";
+
+/** An error for the user: one line naming the input, the document and the cause. */
+export class CheckInjectError extends Error {
+  override name = "CheckInjectError";
+}
+
+export interface CheckInjectOptions {
+  /** The input's name for messages (`stdin`, a path). */
+  source: string;
+  /** The namespace of objects that name none (`-n`; `default`, as kubectl applies). */
+  namespace: string;
+  /** Where the namespaces' labels come from. */
+  namespaces: NamespaceLabelSource;
+  /** The MutatingWebhookConfigurations installed (or assumed). */
+  webhookConfigs: readonly unknown[];
+  /** The injector's policy settings (the `config` of istio-sidecar-injector). */
+  policy: InjectionPolicyConfig;
+  /** Lines printed first, each as `# LINE` (what was assumed). */
+  notes?: readonly string[];
+}
+
+export interface CheckInjectReport {
+  text: string;
+  /** Injector warnings (an invalid inject value, a bad selector), each naming the document. */
+  warnings: string[];
+}
+
+/** A webhook the API server calls for the pod. */
+export interface CalledWebhook {
+  /** The webhook's name (`namespace.sidecar-injector.istio.io`). */
+  webhook: string;
+  /** The name of its MutatingWebhookConfiguration. */
+  configuration: string;
+}
+
+const has = (list: unknown, ...values: string[]) =>
+  Array.isArray(list) && list.some((v) => typeof v === "string" && values.includes(v));
+
+/** Whether a rule of the webhook covers CREATE of core v1 pods (no rules: nothing is sent to it). */
+function coversPodCreate(webhook: Json): boolean {
+  const rules = Array.isArray(webhook.rules) ? webhook.rules : [];
+  return rules.some(
+    (r) =>
+      isRecord(r) &&
+      has(r.operations, "CREATE", "*") &&
+      has(r.apiGroups, "", "*") &&
+      has(r.apiVersions, "v1", "*") &&
+      has(r.resources, "pods", "*", "*/*"),
+  );
+}
+
+const webhooksOf = (config: unknown): Json[] => {
+  const list = isRecord(config) ? config.webhooks : undefined;
+  return Array.isArray(list) ? list.filter(isRecord) : [];
+};
+
+/** Istio's configurations are those with a webhook named `…istio.io` (istioctl's test too). */
+const isIstioConfiguration = (config: unknown) => webhooksOf(config).some((w) => String(w.name).endsWith("istio.io"));
+
+/** The webhooks of the Istio configurations that the API server calls for a pod with these labels. */
+export function calledWebhooks(
+  configs: readonly unknown[],
+  namespaceLabels: Labels,
+  podLabels: Labels,
+): CalledWebhook[] {
+  const out: CalledWebhook[] = [];
+  for (const config of configs.filter(isIstioConfiguration)) {
+    const metadata = isRecord(config) && isRecord(config.metadata) ? config.metadata : {};
+    for (const w of webhooksOf(config)) {
+      if (
+        coversPodCreate(w) &&
+        selectorMatches(w.namespaceSelector, namespaceLabels) &&
+        selectorMatches(w.objectSelector, podLabels)
+      ) {
+        out.push({ webhook: String(w.name), configuration: String(metadata.name ?? "") });
+      }
+    }
+  }
+  return out;
+}
+
+/** `k=v, k2=v2`, sorted by key; `(none)` when empty. */
+function labelList(labels: Labels): string {
+  const keys = Object.keys(labels).sort();
+  return keys.length === 0 ? "(none)" : keys.map((k) => `${k}=${labels[k]}`).join(", ");
+}
+
+const calledName = (c: CalledWebhook) => `${c.webhook} (${c.configuration})`;
+
+/** The report's lines for one workload. */
+function workloadLines(
+  obj: Json,
+  metadata: Json,
+  spec: Json,
+  where: string,
+  options: CheckInjectOptions,
+  warnings: string[],
+): string[] {
+  const namespace = podNamespace(obj, metadata, options.namespace);
+  const metadataPath = podPathsOf(String(obj.kind)).metadata;
+  const podLabels = stringLabels(metadata.labels, `${metadataPath}.labels`);
+  const annotations = stringLabels(metadata.annotations, `${metadataPath}.annotations`);
+  const nsLabels = namespaceLabels(options.namespaces, namespace);
+
+  const lines = [`namespace labels: ${labelList(nsLabels)}`, `pod labels: ${labelList(podLabels)}`];
+  lines.push(...checkInjectTable(checkInject(options.webhookConfigs, podLabels, nsLabels)));
+
+  const called = calledWebhooks(options.webhookConfigs, nsLabels, podLabels);
+  lines.push(`webhooks called: ${called.length === 0 ? "none" : called.map(calledName).join(", ")}`);
+  if (called.length > 1) {
+    lines.push(
+      `warning: ${called.length} webhooks are called for the pod: each sends it to an injector in turn, which can lead to errors`,
+    );
+  }
+
+  const decision = injectionDecision(
+    { metadata: { namespace, labels: podLabels, annotations }, spec: { hostNetwork: spec.hostNetwork === true } },
+    options.policy,
+  );
+  for (const w of decision.warnings) warnings.push(`${where}: ${w}`);
+  const ifCalled = called.length === 0 ? " (if it were called)" : "";
+  lines.push(`injector: ${decision.inject ? "injected" : "not injected"}: ${decision.reason}${ifCalled}`);
+  if (decision.alreadyInjected && decision.inject && called.length > 0) {
+    lines.push("note: the pod already carries sidecar.istio.io/status; the injector injects it again");
+  }
+
+  if (called.length === 0) {
+    lines.push("verdict: not injected: no injection webhook is called for the pod, so the injector never sees it");
+  } else if (!decision.inject) {
+    lines.push(
+      `verdict: not injected: ${called.map((c) => c.webhook).join(", ")} calls the injector, which skips the pod`,
+    );
+  } else {
+    lines.push(`verdict: injected by ${called.map(calledName).join(", ")}`);
+  }
+  return lines;
+}
+
+/**
+ * The report for every workload of `input`. Throws CheckInjectError naming the input and the
+ * document: unreadable YAML, an invalid workload, label values that are not strings, a namespace
+ * the Namespace objects given do not include; also when the input holds no workload.
+ */
+export function checkInjectReport(input: string, options: CheckInjectOptions): CheckInjectReport {
+  const sections: string[][] = [];
+  const warnings: string[] = [];
+  const workloads = forEachWorkload(
+    input,
+    {
+      source: options.source,
+      error: CheckInjectError,
+      isDocumentError: (e) => e instanceof CheckInjectInputError || e instanceof PolicyInputError,
+    },
+    ({ obj, pod, where }) => {
+      const header = `# ${workloadHeader(obj, pod, options.namespace)}`;
+      sections.push([header, ...workloadLines(obj, pod.metadata, pod.spec, where, options, warnings)]);
+    },
+  );
+  if (workloads === 0) throw new CheckInjectError(nothingInjectedMessage(options.source, 0, []));
+  const notes = (options.notes ?? []).map((n) => `# ${n}`);
+  const body = sections.map((lines) => lines.join("\n")).join("\n\n");
+  return { text: `${notes.length > 0 ? `${notes.join("\n")}\n\n` : ""}${body}\n`, warnings };
+}
