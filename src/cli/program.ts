@@ -94,7 +94,9 @@ Example:
 
 export function buildProgram(): Command {
   const program = new Command("meshinject")
-    .description("Istio-compatible sidecar injection: kube-inject, the admission webhook (serve), and Go templates")
+    .description(
+      "Istio-compatible sidecar injection: kube-inject, the admission webhook (serve), views of what happens to a pod (check-inject, capture-rules, proxy-config), and Go templates",
+    )
     .version(packageVersion());
   const template = program
     .command("template")
