@@ -183,6 +183,22 @@ const NAMES = new Map<string, FieldNames>();
 const NO_KEYS: string[] = [];
 
 /**
+ * The keys of an object that may case-fold to a field's name. A key equal to one field's name folds
+ * to another field's name only if those two names collide; without collisions, only the keys that
+ * match no field exactly can be case-folded matches (usually none: no array is made then).
+ */
+function foldCandidates(keys: string[], { names, caseCollision }: FieldNames): readonly string[] {
+  if (caseCollision) return keys;
+  let candidates: string[] = NO_KEYS;
+  for (const k of keys) {
+    if (names.has(k)) continue;
+    if (candidates === NO_KEYS) candidates = [];
+    candidates.push(k);
+  }
+  return candidates;
+}
+
+/**
  * Finds the JSON key that encoding/json would decode into field `name` (exact, else case-folded:
  * the last of `candidates`, the keys that may fold to it).
  */
@@ -202,19 +218,7 @@ function decodeStruct(v: unknown, type: string, where: Where): Decoded {
   if (!isObject(v)) throw typeError(jsonKind(v), where, type);
   if (def.opaque) return structuredClone(v);
   const out: Record<string, unknown> = {};
-  const keys = Object.keys(v);
-  // A key equal to one field's name folds to another field's name only if those two names collide;
-  // without collisions, only the keys that match no field exactly can be case-folded matches.
-  const { names, caseCollision } = fieldNames(type);
-  let candidates: string[] = NO_KEYS;
-  if (caseCollision) candidates = keys;
-  else {
-    for (const k of keys) {
-      if (names.has(k)) continue;
-      if (candidates === NO_KEYS) candidates = [];
-      candidates.push(k);
-    }
-  }
+  const candidates = foldCandidates(Object.keys(v), fieldNames(type));
   for (const { field: f, info } of fieldCodecs(type)) {
     const key = lookupKey(v, f.json, candidates);
     if (key === undefined) continue;
@@ -388,17 +392,7 @@ function marshalStruct(
   const where: Where = { struct, parent, field };
   if (!isObject(v)) throw typeError(jsonKind(v), where, type);
   if (codec.opaque) return structuredClone(v);
-  const keys = Object.keys(v);
-  const { names, caseCollision } = codec.names;
-  let candidates: string[] = NO_KEYS;
-  if (caseCollision) candidates = keys;
-  else {
-    for (const k of keys) {
-      if (names.has(k)) continue;
-      if (candidates === NO_KEYS) candidates = [];
-      candidates.push(k);
-    }
-  }
+  const candidates = foldCandidates(Object.keys(v), codec.names);
   for (const fc of codec.fields) {
     const f = fc.field;
     const key = lookupKey(v, f.json, candidates);
