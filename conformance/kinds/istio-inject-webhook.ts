@@ -16,6 +16,7 @@ import { applyPatch } from "../../src/kube/json-patch.js";
 import { marshalTyped } from "../../src/kube/typed.js";
 import { readYaml } from "../../src/kube/yaml.js";
 import { review, type WebhookState } from "../../src/webhook/admission.js";
+import { podCreationReview } from "../../src/webhook/admission-request.js";
 import type { NamespaceLike } from "../../src/webhook/openshift.js";
 import { type Failure, type KindOptions, type KindResult, shown } from "../result.js";
 import { caseInjector, type IstioInjectCase } from "./istio-inject-case.js";
@@ -144,19 +145,7 @@ let uidCounter = 0;
 /** Sends a pod through the webhook; resolves to the pod as the API server would store it, or a reason. */
 async function admit(send: Transport, object: Json, namespace: string): Promise<{ pod: Json } | { error: string }> {
   const uid = `conformance-${++uidCounter}`;
-  const request = {
-    apiVersion: "admission.k8s.io/v1",
-    kind: "AdmissionReview",
-    request: {
-      uid,
-      kind: { group: "", version: "v1", kind: "Pod" },
-      resource: { group: "", version: "v1", resource: "pods" },
-      namespace,
-      operation: "CREATE",
-      object,
-    },
-  };
-  const answer: unknown = JSON.parse(await send(JSON.stringify(request)));
+  const answer: unknown = JSON.parse(await send(JSON.stringify(podCreationReview(uid, namespace, object))));
   const response = objectAt(answer, "response");
   if (!isRecord(answer) || answer.apiVersion !== "admission.k8s.io/v1" || answer.kind !== "AdmissionReview") {
     return { error: `not an AdmissionReview answer: ${JSON.stringify(answer).slice(0, 200)}` };

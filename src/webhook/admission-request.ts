@@ -91,6 +91,31 @@ function describeJson(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/**
+ * An AdmissionReview (v1) as the API server sends it when the ReplicaSet controller creates `pod` in
+ * `namespace`: what the webhook's own reference pods and the conformance runner send.
+ */
+export function podCreationReview(uid: string, namespace: string, pod: unknown): Json {
+  return {
+    apiVersion: ADMISSION_V1,
+    kind: ADMISSION_KIND,
+    request: {
+      uid,
+      kind: { group: "", version: "v1", kind: "Pod" },
+      resource: { group: "", version: "v1", resource: "pods" },
+      requestKind: { group: "", version: "v1", kind: "Pod" },
+      requestResource: { group: "", version: "v1", resource: "pods" },
+      namespace,
+      operation: "CREATE",
+      userInfo: { username: "system:serviceaccount:kube-system:replicaset-controller" },
+      object: pod,
+      oldObject: null,
+      dryRun: false,
+      options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
+    },
+  };
+}
+
 /** The AdmissionReview to send back around a response. */
 export function reviewEnvelope(apiVersion: string, response: Json): Json {
   return { apiVersion, kind: ADMISSION_KIND, response };

@@ -7,6 +7,8 @@
  * template. Every pod opts in explicitly, so a config whose policy is `disabled` is still rendered.
  */
 
+import { podCreationReview } from "./admission-request.js";
+
 export interface ReferencePod {
   /** Short name for logs and error messages. */
   name: string;
@@ -15,27 +17,6 @@ export interface ReferencePod {
 }
 
 const NAMESPACE = "meshinject-reference";
-
-function admissionReview(uid: string, pod: Record<string, unknown>): Record<string, unknown> {
-  return {
-    apiVersion: "admission.k8s.io/v1",
-    kind: "AdmissionReview",
-    request: {
-      uid,
-      kind: { group: "", version: "v1", kind: "Pod" },
-      resource: { group: "", version: "v1", resource: "pods" },
-      requestKind: { group: "", version: "v1", kind: "Pod" },
-      requestResource: { group: "", version: "v1", resource: "pods" },
-      namespace: NAMESPACE,
-      operation: "CREATE",
-      userInfo: { username: "system:serviceaccount:kube-system:replicaset-controller" },
-      object: pod,
-      oldObject: null,
-      dryRun: false,
-      options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
-    },
-  };
-}
 
 /** A pod of Deployment `web`, as the ReplicaSet controller creates it (no name yet, no namespace). */
 function deploymentPod(): Record<string, unknown> {
@@ -148,8 +129,8 @@ function gatewayPod(): Record<string, unknown> {
 /** The reference requests, in a fixed order. */
 export function referencePods(): ReferencePod[] {
   return [
-    { name: "deployment-pod", review: admissionReview("reference-deployment-pod", deploymentPod()) },
-    { name: "annotated-pod", review: admissionReview("reference-annotated-pod", annotatedPod()) },
-    { name: "gateway-pod", review: admissionReview("reference-gateway-pod", gatewayPod()) },
+    { name: "deployment-pod", review: podCreationReview("reference-deployment-pod", NAMESPACE, deploymentPod()) },
+    { name: "annotated-pod", review: podCreationReview("reference-annotated-pod", NAMESPACE, annotatedPod()) },
+    { name: "gateway-pod", review: podCreationReview("reference-gateway-pod", NAMESPACE, gatewayPod()) },
   ];
 }
