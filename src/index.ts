@@ -16,7 +16,7 @@ import type { EnvLookup } from "./inject/funcs.js";
 import { InjectionError } from "./inject/inject.js";
 import { configMapHasKey, type LoadedInjector, loadInjector } from "./inject/injector.js";
 import { injectObject, kubeInject } from "./inject/kube-inject.js";
-import { oneLine } from "./inject/one-line.js";
+import { oneLine } from "./kube/one-line.js";
 import { marshalTyped } from "./kube/typed.js";
 import { describeObject } from "./kube/workloads.js";
 

@@ -6,11 +6,11 @@
  * `# Kind namespace/name` headers of their sections and the note on a workload that is not
  * injected; and the error for a manifest without an injected pod. Errors name the input, the document and the object, on one line.
  */
-import { oneLine } from "../inject/one-line.js";
+
 import { isRecord, type Json } from "../inject/pod.js";
-import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
+import { oneLine } from "../kube/one-line.js";
+import { readStream } from "../kube/read-stream.js";
 import { describeObject, InvalidWorkloadError, type PodParts, workloadOf } from "../kube/workloads.js";
-import { readYaml, YamlError } from "../kube/yaml.js";
 import { podNamespace } from "./pod-env.js";
 
 /** A workload of the stream. */
@@ -46,13 +46,6 @@ export function forEachWorkload(
   visit: (workload: StreamWorkload) => void,
 ): number {
   const { source, error: Failure } = options;
-  let docs: string[];
-  try {
-    docs = splitYamlStream(input);
-  } catch (e) {
-    if (e instanceof YamlStreamError) throw new Failure(`${source}: ${oneLine(e.message)}`, { cause: e });
-    throw e;
-  }
   let workloads = 0;
   const walk = (obj: unknown, prefix: string, inList: boolean): void => {
     if (!isRecord(obj)) return;
@@ -75,16 +68,8 @@ export function forEachWorkload(
       throw e;
     }
   };
-  for (const [i, raw] of docs.entries()) {
-    const prefix = `${source}: document ${i + 1}`;
-    let obj: unknown;
-    try {
-      obj = readYaml(raw);
-    } catch (e) {
-      if (e instanceof YamlError) throw new Failure(`${prefix}: ${oneLine(e.message)}`, { cause: e });
-      throw e;
-    }
-    walk(obj, prefix, false);
+  for (const { obj, where } of readStream(input, source, (message, cause) => new Failure(message, { cause }))) {
+    walk(obj, where, false);
   }
   return workloads;
 }

@@ -8,7 +8,7 @@ import { ConfigError, valueAt } from "../inject/config.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
 import { DocumentError, kubeInject } from "../inject/kube-inject.js";
-import { oneLine } from "../inject/one-line.js";
+import { oneLine } from "../kube/one-line.js";
 import { WriteError, writeFileAtomic } from "./output.js";
 
 export interface KubeInjectCliOptions {

@@ -18,7 +18,7 @@ import { readYaml, writeYaml } from "../kube/yaml.js";
 import { applyProxyConfigToMesh, type MeshConfig } from "../mesh/index.js";
 import type { InjectorConfig } from "./config.js";
 import { InjectionError, type InjectorSettings, injectPod, typedPod } from "./inject.js";
-import { oneLine } from "./one-line.js";
+import { oneLine } from "../kube/one-line.js";
 import { isRecord, type Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
 

@@ -18,7 +18,7 @@
 
 import { type InjectorSettings, injectPod } from "../inject/inject.js";
 import type { LoadedInjector } from "../inject/injector.js";
-import { oneLine } from "../inject/one-line.js";
+import { oneLine } from "../kube/one-line.js";
 import type { Pod } from "../inject/pod.js";
 import { isRecord } from "../inject/pod.js";
 import { injectionDecision, parseInjectEnvs } from "../inject/policy.js";

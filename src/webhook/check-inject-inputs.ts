@@ -5,12 +5,11 @@
  * Namespaces of a YAML stream (`kubectl get ns X -o yaml`, or a List of them), and `k=v,k2=v2` label
  * pairs. Pure: the caller reads the files. Errors name the input and the document, on one line.
  */
-import { oneLine } from "../inject/one-line.js";
+
 import { isRecord, type Json } from "../inject/pod.js";
 import type { Labels } from "../inject/policy-selector.js";
-import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
+import { readStream } from "../kube/read-stream.js";
 import { describeObject } from "../kube/workloads.js";
-import { readYaml, YamlError } from "../kube/yaml.js";
 import { quote } from "../template/strconv.js";
 
 /** Input the command cannot use: one line naming the input (and document) and the cause. */
@@ -25,23 +24,8 @@ const MWC = "MutatingWebhookConfiguration";
 
 /** Each document of a stream (Lists opened one level) with where it is, for messages. */
 function documents(text: string, source: string): { obj: Json; where: string }[] {
-  let docs: string[];
-  try {
-    docs = splitYamlStream(text);
-  } catch (e) {
-    if (e instanceof YamlStreamError) throw new CheckInjectInputError(`${source}: ${oneLine(e.message)}`);
-    throw e;
-  }
   const out: { obj: Json; where: string }[] = [];
-  for (const [i, raw] of docs.entries()) {
-    const prefix = `${source}: document ${i + 1}`;
-    let obj: unknown;
-    try {
-      obj = readYaml(raw);
-    } catch (e) {
-      if (e instanceof YamlError) throw new CheckInjectInputError(`${prefix}: ${oneLine(e.message)}`);
-      throw e;
-    }
+  for (const { obj, where: prefix } of readStream(text, source, (message) => new CheckInjectInputError(message))) {
     if (!isRecord(obj)) continue;
     const where = `${prefix} (${describeObject(obj)})`;
     const kind = typeof obj.kind === "string" ? obj.kind : "";

@@ -11,7 +11,7 @@
  * 5. the annotations `sidecar.istio.io/discoveryAddress` and `status.sidecar.istio.io/port`
  *    replace `discoveryAddress` and `statusPort` (a port that is not an integer gives 0).
  */
-import { oneLine } from "../../inject/one-line.js";
+import { oneLine } from "../../kube/one-line.js";
 import {
   agentMeshConfig,
   DurationError,
