@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { loadInjectorConfig } from "../index.js";
+import { oneLine } from "../kube/one-line.js";
 import { readYaml } from "../kube/yaml.js";
 import { injectPod } from "./inject.js";
 import { DocumentError, type KubeInjectOptions, kubeInject } from "./kube-inject.js";
-import { oneLine } from "../kube/one-line.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read YAML-shaped output freely
 type Obj = Record<string, any>;

@@ -4,6 +4,7 @@
  * objects; every other document is copied through verbatim. Pure: text in, text and warnings out.
  */
 
+import { oneLine } from "../kube/one-line.js";
 import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import {
@@ -18,7 +19,6 @@ import { readYaml, writeYaml } from "../kube/yaml.js";
 import { applyProxyConfigToMesh, type MeshConfig } from "../mesh/index.js";
 import type { InjectorConfig } from "./config.js";
 import { InjectionError, type InjectorSettings, injectPod, typedPod } from "./inject.js";
-import { oneLine } from "../kube/one-line.js";
 import { isRecord, type Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
 

@@ -18,11 +18,11 @@
 
 import { type InjectorSettings, injectPod } from "../inject/inject.js";
 import type { LoadedInjector } from "../inject/injector.js";
-import { oneLine } from "../kube/one-line.js";
 import type { Pod } from "../inject/pod.js";
 import { isRecord } from "../inject/pod.js";
 import { injectionDecision, parseInjectEnvs } from "../inject/policy.js";
 import { cloneJson, createPatch } from "../kube/json-patch.js";
+import { oneLine } from "../kube/one-line.js";
 import { marshalTyped } from "../kube/typed.js";
 import { deployMetaFromPod } from "../kube/workloads.js";
 import { podProxyConfig } from "../mesh/index.js";
