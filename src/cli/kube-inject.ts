@@ -3,13 +3,13 @@
  * configuration files, writing the output atomically, printing warnings on stderr).
  */
 
-import { readFile } from "node:fs/promises";
 import { ConfigError, valueAt } from "../inject/config.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
 import { DocumentError, kubeInject } from "../inject/kube-inject.js";
 import { oneLine } from "../kube/one-line.js";
 import { WriteError, writeFileAtomic } from "./output.js";
+import { InputError, readInputText } from "./read-input.js";
 
 export interface KubeInjectCliOptions {
   filename: string;
@@ -29,22 +29,12 @@ export class KubeInjectError extends Error {
   override name = "KubeInjectError";
 }
 
-/** A leading UTF-8 byte order mark is not part of the text (else it is copied into the output). */
-export function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
+/** `path`'s text; a file that cannot be read is a KubeInjectError naming it. */
 async function readInput(path: string, what: string): Promise<string> {
   try {
-    if (path === "-") {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return stripBom(Buffer.concat(chunks).toString("utf8"));
-    }
-    return stripBom(await readFile(path, "utf8"));
+    return await readInputText(path, what);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new KubeInjectError(`${what} ${path}: is a directory`);
-    throw new KubeInjectError(`cannot read ${what} ${path}: ${(e as Error).message}`);
+    throw e instanceof InputError ? new KubeInjectError(e.message) : e;
   }
 }
 

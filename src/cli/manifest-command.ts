@@ -4,8 +4,9 @@
  * dropped), writing, and turning their errors into one `meshinject: MESSAGE` line and exit code 1.
  * The I/O is replaceable for tests.
  */
-import { readFile } from "node:fs/promises";
+
 import { Option } from "commander";
+import { InputError as ManifestInputError, readInputText } from "./read-input.js";
 
 /** `-f, --filename <file>` (required): the injected manifest. */
 export function filenameOption(): Option {
@@ -34,30 +35,11 @@ export interface ManifestCommandIO {
 }
 
 /** A file that cannot be read; one line naming it. */
-export class ManifestInputError extends Error {
-  override name = "ManifestInputError";
-}
-
-async function readInput(path: string): Promise<string> {
-  let text: string;
-  try {
-    if (path === "-") {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      text = Buffer.concat(chunks).toString("utf8");
-    } else {
-      text = await readFile(path, "utf8");
-    }
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new ManifestInputError(`${path}: is a directory`);
-    throw new ManifestInputError(`cannot read ${path}: ${(e as Error).message}`);
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
+export { InputError as ManifestInputError } from "./read-input.js";
 
 /** The process's files and streams. */
 export const PROCESS_IO: ManifestCommandIO = {
-  readInput,
+  readInput: (path) => readInputText(path),
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   fail: () => {
