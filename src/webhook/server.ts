@@ -144,12 +144,15 @@ function seconds(startNs: bigint): number {
   return Number(process.hrtime.bigint() - startNs) / 1e9;
 }
 
+/** The `request` of a parsed body that may be anything, when it is an object. */
+function requestOf(body: unknown): Record<string, unknown> | undefined {
+  const request = typeof body === "object" && body !== null ? (body as { request?: unknown }).request : undefined;
+  return typeof request === "object" && request !== null ? (request as Record<string, unknown>) : undefined;
+}
+
 /** Who the review was about, for logs, from a body that may be anything. */
 function requestIds(body: unknown): { uid?: string; namespace?: string } {
-  if (typeof body !== "object" || body === null) return {};
-  const request = (body as { request?: unknown }).request;
-  if (typeof request !== "object" || request === null) return {};
-  const { uid, namespace } = request as { uid?: unknown; namespace?: unknown };
+  const { uid, namespace } = requestOf(body) ?? {};
   return {
     ...(typeof uid === "string" ? { uid } : {}),
     ...(typeof namespace === "string" ? { namespace } : {}),
@@ -158,10 +161,7 @@ function requestIds(body: unknown): { uid?: string; namespace?: string } {
 
 /** The request's `operation` and `dryRun`, for the review's log line (absent when the body lacks them). */
 function requestMode(body: unknown): { operation?: string; dryRun?: boolean } {
-  if (typeof body !== "object" || body === null) return {};
-  const request = (body as { request?: unknown }).request;
-  if (typeof request !== "object" || request === null) return {};
-  const { operation, dryRun } = request as { operation?: unknown; dryRun?: unknown };
+  const { operation, dryRun } = requestOf(body) ?? {};
   return {
     ...(typeof operation === "string" ? { operation } : {}),
     ...(typeof dryRun === "boolean" ? { dryRun } : {}),
@@ -170,9 +170,9 @@ function requestMode(body: unknown): { operation?: string; dryRun?: boolean } {
 
 /** The namespace the review's pod is in: its own, else the request's (as review() defaults it). */
 function podNamespace(body: unknown): string {
-  const request = typeof body === "object" && body !== null ? (body as { request?: unknown }).request : undefined;
-  if (typeof request !== "object" || request === null) return "";
-  const { object, namespace } = request as { object?: unknown; namespace?: unknown };
+  const request = requestOf(body);
+  if (request === undefined) return "";
+  const { object, namespace } = request;
   const metadata =
     typeof object === "object" && object !== null ? (object as { metadata?: unknown }).metadata : undefined;
   const own =
@@ -220,12 +220,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
    * Warns (once per loaded configuration) when it was made for another revision than the one
    * served, and about what loading accepted but is likely a mistake (unknown mesh config fields).
    */
-  const checkRevision = (s: WebhookState) => {
+  const warnAboutConfig = (s: WebhookState) => {
     const mismatch = revisionMismatch(s, settings.revision);
     if (mismatch !== undefined) logger.warn({ ...mismatch }, revisionMismatchMessage(mismatch));
     for (const warning of s.injector.warnings ?? []) logger.warn(warning);
   };
-  checkRevision(state);
+  warnAboutConfig(state);
   const namespaces: NamespaceSource | undefined =
     options.namespaces === undefined
       ? undefined
@@ -586,7 +586,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             metrics.configReloads.inc();
             metrics.configLastReloadSuccess.setToCurrentTime();
             logger.info({ files: configPaths(files) }, "injector configuration reloaded");
-            checkRevision(s);
+            warnAboutConfig(s);
           },
           onError: (e) => {
             metrics.configReloadErrors.inc();
