@@ -1,0 +1,68 @@
+/**
+ * The gate every incoming message passes before it is handled (miekg/dns's server with its default
+ * accept function, which pilot-agent uses): too short for a header → dropped; a response → ignored;
+ * an opcode other than QUERY/NOTIFY → NOTIMP; not exactly one question, or more records than a query
+ * carries, or a body that does not decode → FORMERR. Only a header-only reply is built for those.
+ */
+import { Buffer } from "node:buffer";
+import { decodeMessage, FLAG_QR, HEADER_SIZE, OPCODE, opcodeOf, type Packet, RCODE } from "./wire.js";
+
+export type DecodedQuery = ReturnType<typeof decodeMessage>;
+
+export type Gate =
+  | { kind: "query"; query: DecodedQuery }
+  | { kind: "reject"; reply: Buffer; reason: string }
+  | { kind: "drop"; reason: string };
+
+function headerReply(id: number, opcode: number, rcode: number): Buffer {
+  const b = Buffer.alloc(HEADER_SIZE);
+  b.writeUInt16BE(id, 0);
+  b.writeUInt16BE(FLAG_QR | (opcode << 11) | rcode, 2);
+  return b;
+}
+
+/** Decides what to do with the bytes of one incoming message. Never throws. */
+export function acceptQuery(bytes: Uint8Array): Gate {
+  if (bytes.length < HEADER_SIZE) return { kind: "drop", reason: "shorter than a DNS header" };
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const id = b.readUInt16BE(0);
+  const flags = b.readUInt16BE(2);
+  if (flags & FLAG_QR) return { kind: "drop", reason: "a response, not a query" };
+  const opcode = opcodeOf(flags);
+  if (opcode !== OPCODE.QUERY && opcode !== OPCODE.NOTIFY)
+    return { kind: "reject", reply: headerReply(id, opcode, RCODE.NOTIMP), reason: `opcode ${opcode}` };
+  const [qd, an, ns, ar] = [b.readUInt16BE(4), b.readUInt16BE(6), b.readUInt16BE(8), b.readUInt16BE(10)];
+  if (qd !== 1 || an > 1 || ns > 1 || ar > 2)
+    return {
+      kind: "reject",
+      reply: headerReply(id, OPCODE.QUERY, RCODE.FORMERR),
+      reason: `section counts ${qd}/${an}/${ns}/${ar}`,
+    };
+  let query: DecodedQuery;
+  try {
+    query = decodeMessage(b);
+  } catch (e) {
+    return {
+      kind: "reject",
+      reply: headerReply(id, OPCODE.QUERY, RCODE.FORMERR),
+      reason: `undecodable: ${(e as Error)?.message ?? String(e)}`,
+    };
+  }
+  return { kind: "query", query };
+}
+
+/** A reply to a request (miekg/dns `SetReply`): same ID and opcode, RD and CD copied, the first question. */
+export function replyTo(request: Packet, rcode: number = RCODE.NOERROR): Packet {
+  const flags = request.flags ?? 0;
+  const keep = flags & (0x7800 | 0x0100 | 0x0010); // opcode, RD, CD
+  const question = request.questions?.[0];
+  return {
+    id: request.id ?? 0,
+    type: "response",
+    flags: keep | rcode,
+    questions: question ? [question] : [],
+    answers: [],
+    authorities: [],
+    additionals: [],
+  };
+}
