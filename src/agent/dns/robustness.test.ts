@@ -162,3 +162,54 @@ describe("the live proxy under malformed traffic", () => {
     assert.ok(stats.dropped + stats.rejected > 0);
   });
 });
+
+describe("shutdown and slow clients", () => {
+  test("closing while a query waits on a silent upstream loses that query, nothing else", async () => {
+    const silent = await startFakeResolver({ silent: true });
+    const proxy = await startDnsProxy({
+      address: "127.0.0.1:0",
+      proxyNamespace: "ns1",
+      proxyDomain: "ns1.svc.cluster.local",
+      upstreams: [silent.address],
+      searchNamespaces: [],
+      upstreamTimeoutMs: 200,
+    });
+    proxy.updateNameTable({ table: {} });
+    const pending = query("udp", "127.0.0.1", proxy.ports.udp, { name: "late.example", type: "A" }, 600);
+    await new Promise((r) => setTimeout(r, 50));
+    await proxy.close();
+    await assert.rejects(pending, /no udp reply/);
+    await new Promise((r) => setTimeout(r, 300)); // the upstream timeout fires after the close
+    await silent.close();
+  });
+
+  test("a TCP client that sends 5,000 queries and reads nothing does not stop others being answered", async () => {
+    const upstream = await startFakeResolver({ zones: [] });
+    const proxy = await startDnsProxy({
+      address: "127.0.0.1:0",
+      proxyNamespace: "ns1",
+      proxyDomain: "ns1.svc.cluster.local",
+      upstreams: [upstream.address],
+      searchNamespaces: [],
+    });
+    proxy.updateNameTable(TABLE);
+    const hog = connect({ host: "127.0.0.1", port: proxy.ports.tcp });
+    hog.on("error", () => {});
+    await new Promise<void>((r) => hog.on("connect", () => r()));
+    hog.pause();
+    const frames: Buffer[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const m = queryMessage({ name: "productpage.", type: "A", id: i });
+      const prefix = Buffer.alloc(2);
+      prefix.writeUInt16BE(m.length);
+      frames.push(prefix, m);
+    }
+    hog.write(Buffer.concat(frames));
+    await new Promise((r) => setTimeout(r, 300));
+    const reply = await query("tcp", "127.0.0.1", proxy.ports.tcp, { name: "productpage.", type: "A" });
+    assert.equal(reply.answers?.length, 2);
+    hog.destroy();
+    await proxy.close();
+    await upstream.close();
+  });
+});

@@ -178,6 +178,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
   let table: NameTable | undefined;
   let lookup: LookupTable | undefined;
   let inFlight = 0;
+  let closed = false;
 
   const encode = (reply: Packet, size: number, request: Packet): Buffer => {
     try {
@@ -216,6 +217,17 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
 
   /** Handles one message; resolves to the reply bytes, or undefined to send nothing. Never rejects. */
   async function handle(bytes: Buffer, transport: "udp" | "tcp"): Promise<Buffer | undefined> {
+    try {
+      return await handleQuery(bytes, transport);
+    } catch (e) {
+      // Nothing below is expected to throw; if it does, the message is lost, not the listener.
+      stats.dropped++;
+      log("warn", `DNS ${transport} message dropped after an internal error: ${(e as Error)?.message ?? String(e)}`);
+      return undefined;
+    }
+  }
+
+  async function handleQuery(bytes: Buffer, transport: "udp" | "tcp"): Promise<Buffer | undefined> {
     stats.requests++;
     const gate = acceptQuery(bytes);
     if (gate.kind === "drop") {
@@ -274,7 +286,12 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
         if (reply && !socket.destroyed) {
           const prefix = Buffer.alloc(2);
           prefix.writeUInt16BE(reply.length);
-          socket.write(Buffer.concat([prefix, reply]));
+          // A client that does not read its replies stops being read from, so nothing piles up.
+          if (!socket.write(Buffer.concat([prefix, reply])))
+            await new Promise<void>((resolve) => {
+              socket.once("drain", resolve);
+              socket.once("close", resolve);
+            });
         }
       }
       busy = false;
@@ -292,7 +309,12 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
     const socket = createSocket({ type: host.includes(":") ? "udp6" : "udp4", ipv6Only: host.includes(":") });
     socket.on("message", (msg, rinfo) => {
       void handle(msg, "udp").then((reply) => {
-        if (reply) socket.send(reply, rinfo.port, rinfo.address, () => {});
+        if (!reply || closed) return;
+        try {
+          socket.send(reply, rinfo.port, rinfo.address, () => {});
+        } catch (e) {
+          log("debug", `DNS UDP reply not sent: ${(e as Error).message}`);
+        }
       });
     });
     socket.on("error", (e) => log("warn", `DNS UDP listener ${joinHostPort(host, port)}: ${e.message}`));
@@ -324,6 +346,8 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
   }
 
   async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
     for (const c of connections) c.destroy();
     await Promise.all([
       ...udpSockets.map((s) => new Promise<void>((r) => s.close(() => r()))),
