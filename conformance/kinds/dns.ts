@@ -42,6 +42,29 @@ interface Verdict {
   got?: unknown;
 }
 
+/** Records a verdict: true when it passed, else its failure is listed. */
+function tally(verdict: Verdict, file: string, name: string, failures: Failure[]): boolean {
+  if (verdict.pass) return true;
+  failures.push({ file, name, reason: verdict.reason ?? "", expected: show(verdict.expected), got: show(verdict.got) });
+  return false;
+}
+
+type Part = { passed: number; total: number };
+
+/** Judges every vector of one file, one after another. */
+async function judgeFile(
+  dir: string,
+  file: string,
+  failures: Failure[],
+  judge: (vector: Json, doc: Json) => Verdict | Promise<Verdict>,
+): Promise<Part> {
+  const doc = JSON.parse(await readFile(join(dir, file), "utf8")) as Json;
+  const vectors = doc.vectors as Json[];
+  let passed = 0;
+  for (const v of vectors) if (tally(await judge(v, doc), file, v.id as string, failures)) passed++;
+  return { passed, total: vectors.length };
+}
+
 const RCODE_NAMES = Object.fromEntries(Object.entries(RCODE).map(([k, v]) => [v, k]));
 
 function fqdn(name: string): string {
@@ -70,11 +93,7 @@ function recordView(r: { name: string; type: string; class?: string; ttl?: numbe
   };
 }
 
-async function runQueries(
-  dir: string,
-  failures: Failure[],
-  budgetMs: number,
-): Promise<{ passed: number; total: number }> {
+async function runQueries(dir: string, failures: Failure[], budgetMs: number): Promise<Part> {
   const file = "dns-proxy-queries.json";
   const doc = JSON.parse(await readFile(join(dir, file), "utf8")) as Json;
   const agent = doc.agent as Json;
@@ -141,16 +160,8 @@ async function runQueries(
   let passed = 0;
   for (const v of vectors) {
     const list = verdicts.get(v.id as string) ?? [];
-    const bad = list.find((x) => !x.pass);
-    if (!bad && list.length > 0) passed++;
-    else
-      failures.push({
-        file,
-        name: v.id as string,
-        reason: bad?.reason ?? "not run",
-        expected: show(bad?.expected),
-        got: show(bad?.got),
-      });
+    const verdict = list.find((x) => !x.pass) ?? list[0] ?? { pass: false, reason: "not run" };
+    if (tally(verdict, file, v.id as string, failures)) passed++;
   }
   return { passed, total: vectors.length };
 }
@@ -168,34 +179,22 @@ function judgeReply(want: Json, reply: Awaited<ReturnType<typeof query>>): Verdi
   return { pass: true };
 }
 
-async function runAltHosts(dir: string, failures: Failure[]): Promise<{ passed: number; total: number }> {
-  const file = "dns-alt-hosts.json";
-  const doc = JSON.parse(await readFile(join(dir, file), "utf8")) as Json;
-  const input = doc.input as Json;
-  const view = ndszView(
-    input.nameTable as NameTable,
-    dnsScope(input.proxyNamespace as string, input.proxyDomain as string),
-  );
-  let passed = 0;
-  const vectors = doc.vectors as Json[];
-  for (const v of vectors) {
+function runAltHosts(dir: string, failures: Failure[]): Promise<Part> {
+  return judgeFile(dir, "dns-alt-hosts.json", failures, (v, doc) => {
+    const input = doc.input as Json;
+    const scope = dnsScope(input.proxyNamespace as string, input.proxyDomain as string);
+    const view = ndszView(input.nameTable as NameTable, scope);
     const prefix = (v.input as Json).startsWith as string;
     const got = Object.keys(view.table ?? {})
       .filter((k) => k.startsWith(prefix))
       .sort();
     const expected = [...((v.want as Json).keys as string[])].sort();
-    if (isDeepStrictEqual(got, expected)) passed++;
-    else failures.push({ file, name: v.id as string, reason: "keys differ", expected: show(expected), got: show(got) });
-  }
-  return { passed, total: vectors.length };
+    return { pass: isDeepStrictEqual(got, expected), reason: "keys differ", expected, got };
+  });
 }
 
-async function runTimeouts(dir: string, failures: Failure[]): Promise<{ passed: number; total: number }> {
-  const file = "dns-upstream-timeout.json";
-  const doc = JSON.parse(await readFile(join(dir, file), "utf8")) as Json;
-  const vectors = doc.vectors as Json[];
-  let passed = 0;
-  for (const v of vectors) {
+function runTimeouts(dir: string, failures: Failure[]): Promise<Part> {
+  return judgeFile(dir, "dns-upstream-timeout.json", failures, async (v) => {
     const agent = v.agent as Json;
     const want = v.want as Json;
     const duration = want.durationMs as { min: number; max: number };
@@ -234,25 +233,12 @@ async function runTimeouts(dir: string, failures: Failure[]): Promise<{ passed: 
       await proxy.close();
       await silent.close();
     }
-    if (verdict.pass) passed++;
-    else
-      failures.push({
-        file,
-        name: v.id as string,
-        reason: verdict.reason ?? "",
-        expected: show(verdict.expected),
-        got: show(verdict.got),
-      });
-  }
-  return { passed, total: vectors.length };
+    return verdict;
+  });
 }
 
-async function runNameTables(dir: string, failures: Failure[]): Promise<{ passed: number; total: number }> {
-  const file = "name-table.json";
-  const doc = JSON.parse(await readFile(join(dir, file), "utf8")) as Json;
-  const vectors = doc.vectors as Json[];
-  let passed = 0;
-  for (const v of vectors) {
+function runNameTables(dir: string, failures: Failure[]): Promise<Part> {
+  return judgeFile(dir, "name-table.json", failures, (v) => {
     const input = v.input as Json;
     const push = input.push as Json;
     const built = buildNameTable({
@@ -281,17 +267,8 @@ async function runNameTables(dir: string, failures: Failure[]): Promise<{ passed
       const got = Object.hasOwn(table, entry) ? table[entry]?.ips : undefined;
       verdict = { pass: isDeepStrictEqual(got, want.ips), reason: "entry ips differ", expected: want.ips, got };
     }
-    if (verdict.pass) passed++;
-    else
-      failures.push({
-        file,
-        name: v.id as string,
-        reason: verdict.reason ?? "",
-        expected: show(verdict.expected),
-        got: show(verdict.got),
-      });
-  }
-  return { passed, total: vectors.length };
+    return verdict;
+  });
 }
 
 export async function runDns(dir: string, options: KindOptions): Promise<KindResult> {

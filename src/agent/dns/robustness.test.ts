@@ -13,7 +13,7 @@ import { acceptQuery } from "./accept.js";
 import { dnsScope } from "./alt-hosts.js";
 import { decide } from "./answer.js";
 import { buildLookupTable } from "./lookup-table.js";
-import { type DnsProxy, startDnsProxy } from "./server.js";
+import { type DnsProxy, type DnsProxyOptions, startDnsProxy } from "./server.js";
 import { query, queryMessage } from "./testing/client.js";
 import { type FakeResolver, startFakeResolver } from "./testing/fake-resolver.js";
 import { decodeMessage, packReply, replySizeLimit } from "./wire.js";
@@ -32,6 +32,17 @@ const TABLE = {
 const lookup = buildLookupTable(TABLE, dnsScope("ns1", "ns1.svc.cluster.local"), ["ns1.svc.cluster.local"]);
 let counter = 0;
 const ids = () => (counter = (counter + 7) & 0xffff);
+
+/** A proxy on an ephemeral loopback port in front of `upstream`. */
+function proxyFor(upstream: FakeResolver, extra: Partial<DnsProxyOptions>): Promise<DnsProxy> {
+  return startDnsProxy({
+    address: "127.0.0.1:0",
+    proxyNamespace: "ns1",
+    proxyDomain: "ns1.svc.cluster.local",
+    upstreams: [upstream.address],
+    ...extra,
+  });
+}
 
 /** A valid query with a few bytes flipped, cut or appended. */
 const mutatedQuery = fc
@@ -96,14 +107,7 @@ describe("the live proxy under malformed traffic", () => {
 
   before(async () => {
     upstream = await startFakeResolver({ zones: [{ zone: ".", rcode: "NXDOMAIN" }] });
-    proxy = await startDnsProxy({
-      address: "127.0.0.1:0",
-      proxyNamespace: "ns1",
-      proxyDomain: "ns1.svc.cluster.local",
-      upstreams: [upstream.address],
-      searchNamespaces: ["ns1.svc.cluster.local"],
-      upstreamTimeoutMs: 500,
-    });
+    proxy = await proxyFor(upstream, { searchNamespaces: ["ns1.svc.cluster.local"], upstreamTimeoutMs: 500 });
     proxy.updateNameTable(TABLE);
   });
 
@@ -166,14 +170,7 @@ describe("the live proxy under malformed traffic", () => {
 describe("shutdown and slow clients", () => {
   test("closing while a query waits on a silent upstream loses that query, nothing else", async () => {
     const silent = await startFakeResolver({ silent: true });
-    const proxy = await startDnsProxy({
-      address: "127.0.0.1:0",
-      proxyNamespace: "ns1",
-      proxyDomain: "ns1.svc.cluster.local",
-      upstreams: [silent.address],
-      searchNamespaces: [],
-      upstreamTimeoutMs: 200,
-    });
+    const proxy = await proxyFor(silent, { searchNamespaces: [], upstreamTimeoutMs: 200 });
     proxy.updateNameTable({ table: {} });
     const pending = query("udp", "127.0.0.1", proxy.ports.udp, { name: "late.example", type: "A" }, 600);
     await new Promise((r) => setTimeout(r, 50));
@@ -185,13 +182,7 @@ describe("shutdown and slow clients", () => {
 
   test("a TCP client that sends 5,000 queries and reads nothing does not stop others being answered", async () => {
     const upstream = await startFakeResolver({ zones: [] });
-    const proxy = await startDnsProxy({
-      address: "127.0.0.1:0",
-      proxyNamespace: "ns1",
-      proxyDomain: "ns1.svc.cluster.local",
-      upstreams: [upstream.address],
-      searchNamespaces: [],
-    });
+    const proxy = await proxyFor(upstream, { searchNamespaces: [] });
     proxy.updateNameTable(TABLE);
     const hog = connect({ host: "127.0.0.1", port: proxy.ports.tcp });
     hog.on("error", () => {});

@@ -11,7 +11,7 @@
  * await dns.close();
  * ```
  */
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { randomInt } from "node:crypto";
 import { createSocket, type Socket as UdpSocket } from "node:dgram";
 import { existsSync, readFileSync } from "node:fs";
@@ -25,8 +25,12 @@ import { type NameTable, parseNameTable } from "./name-table.js";
 import { ndszView } from "./ndsz.js";
 import { joinHostPort, parseResolvConf, splitHostPort } from "./resolv-conf.js";
 import type { IdSource } from "./round-robin.js";
+import { FrameReader, frame } from "./tcp-frame.js";
 import { type ExchangeOptions, forwardParallel, forwardSequential, type Upstream } from "./upstream.js";
 import { decodeMessage, MAX_MSG_SIZE, MIN_MSG_SIZE, type Packet, packReply, RCODE, replySizeLimit } from "./wire.js";
+
+export type { NameInfo, NameTable } from "./name-table.js";
+export { NameTableError } from "./name-table.js";
 
 export const DEFAULT_DNS_ADDRESS = "localhost:15053";
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5000;
@@ -272,35 +276,28 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
     socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
     socket.on("close", () => connections.delete(socket));
     socket.on("error", () => socket.destroy());
-    let buffered: Buffer = Buffer.alloc(0);
+    const reader = new FrameReader();
+    const queue: Buffer[] = [];
     let busy = false;
     const pump = async () => {
       if (busy) return;
       busy = true;
-      while (buffered.length >= 2 && !socket.destroyed) {
-        const len = buffered.readUInt16BE(0);
-        if (buffered.length < len + 2) break;
-        const message = Buffer.from(buffered.subarray(2, 2 + len));
-        buffered = buffered.subarray(2 + len);
+      for (let message = queue.shift(); message && !socket.destroyed; message = queue.shift()) {
         const reply = await handle(message, "tcp");
-        if (reply && !socket.destroyed) {
-          const prefix = Buffer.alloc(2);
-          prefix.writeUInt16BE(reply.length);
-          // A client that does not read its replies stops being read from, so nothing piles up.
-          if (!socket.write(Buffer.concat([prefix, reply])))
-            await new Promise<void>((resolve) => {
-              socket.once("drain", resolve);
-              socket.once("close", resolve);
-            });
-        }
+        // A client that does not read its replies stops being read from, so nothing piles up.
+        if (reply && !socket.destroyed && !socket.write(frame(reply)))
+          await new Promise<void>((resolve) => {
+            socket.once("drain", resolve);
+            socket.once("close", resolve);
+          });
       }
       busy = false;
-      if (socket.isPaused() && buffered.length <= MAX_MSG_SIZE + 2) socket.resume();
+      if (socket.isPaused()) socket.resume();
     };
     socket.on("data", (chunk: Buffer) => {
-      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      queue.push(...reader.push(chunk));
       // Queries are answered one after another; a client that sends faster is slowed down, not buffered.
-      if (buffered.length > MAX_MSG_SIZE + 2) socket.pause();
+      if (queue.length > 64 || reader.pending > MAX_MSG_SIZE + 2) socket.pause();
       void pump();
     });
   }

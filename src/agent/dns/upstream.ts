@@ -5,9 +5,10 @@
  * Sequential mode tries the servers in shuffled order until one answers; parallel mode asks all and
  * takes the first answer. Every exchange has one deadline; when all fail the caller answers SERVFAIL.
  */
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { createSocket } from "node:dgram";
 import { connect } from "node:net";
+import { FrameReader, frame } from "./tcp-frame.js";
 import { decodeMessage, FLAG_QR, HEADER_SIZE, MAX_MSG_SIZE } from "./wire.js";
 
 export interface Upstream {
@@ -30,38 +31,58 @@ function checkReply(reply: Buffer, id: number): void {
   decodeMessage(reply);
 }
 
+/**
+ * One pending exchange: settles once — with the reply, an error, the deadline or the caller's cancel —
+ * and then releases what it holds.
+ */
+function settleOnce(
+  opts: ExchangeOptions,
+  signal: AbortSignal,
+  release: () => void,
+  resolve: (reply: Buffer) => void,
+  reject: (err: Error) => void,
+): { finish: (err: Error | undefined, reply?: Buffer) => void; done: () => boolean } {
+  let settled = false;
+  const finish = (err: Error | undefined, reply?: Buffer) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+    release();
+    if (err) reject(err);
+    else resolve(reply as Buffer);
+  };
+  const onAbort = () => finish(new Error("cancelled"));
+  const timer = setTimeout(() => finish(new Error(`timeout after ${opts.timeoutMs} ms`)), opts.timeoutMs);
+  signal.addEventListener("abort", onAbort);
+  return { finish, done: () => settled };
+}
+
+/** The reply if usable, else the error that says why not. */
+function usable(reply: Buffer, id: number): Error | undefined {
+  try {
+    checkReply(reply, id);
+    return undefined;
+  } catch (e) {
+    return e as Error;
+  }
+}
+
 function exchangeUdp(query: Buffer, to: Upstream, opts: ExchangeOptions, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const socket = createSocket(to.host.includes(":") ? "udp6" : "udp4");
     const id = query.readUInt16BE(0);
-    let done = false;
-    const finish = (err: Error | undefined, reply?: Buffer) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      socket.close();
-      if (err) reject(err);
-      else resolve(reply as Buffer);
-    };
-    const onAbort = () => finish(new Error("cancelled"));
-    const timer = setTimeout(() => finish(new Error(`timeout after ${opts.timeoutMs} ms`)), opts.timeoutMs);
-    signal.addEventListener("abort", onAbort);
+    const { finish, done } = settleOnce(opts, signal, () => socket.close(), resolve, reject);
     socket.on("error", (e) => finish(e));
     socket.on("message", (msg, rinfo) => {
       if (rinfo.port !== to.port) return;
       // A datagram longer than the read buffer arrives cut short in Go and fails to unpack.
       if (msg.length > opts.udpBufferSize) return finish(new Error(`reply of ${msg.length} bytes overflows buffer`));
       if (msg.length >= 2 && msg.readUInt16BE(0) !== id) return; // a late reply to an earlier query
-      try {
-        checkReply(msg, id);
-      } catch (e) {
-        return finish(e as Error);
-      }
-      finish(undefined, msg);
+      finish(usable(msg, id), msg);
     });
     socket.connect(to.port, to.host, () => {
-      if (!done) socket.send(query, (e) => e && finish(e));
+      if (!done()) socket.send(query, (e) => e && finish(e));
     });
   });
 }
@@ -70,40 +91,15 @@ function exchangeTcp(query: Buffer, to: Upstream, opts: ExchangeOptions, signal:
   return new Promise((resolve, reject) => {
     const id = query.readUInt16BE(0);
     const socket = connect({ host: to.host, port: to.port });
-    let done = false;
-    let buffered = Buffer.alloc(0);
-    const finish = (err: Error | undefined, reply?: Buffer) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      socket.destroy();
-      if (err) reject(err);
-      else resolve(reply as Buffer);
-    };
-    const onAbort = () => finish(new Error("cancelled"));
-    const timer = setTimeout(() => finish(new Error(`timeout after ${opts.timeoutMs} ms`)), opts.timeoutMs);
-    signal.addEventListener("abort", onAbort);
+    const reader = new FrameReader();
+    const { finish } = settleOnce(opts, signal, () => socket.destroy(), resolve, reject);
     socket.on("error", (e) => finish(e));
     socket.on("close", () => finish(new Error("connection closed before the reply")));
-    socket.on("connect", () => {
-      const prefix = Buffer.alloc(2);
-      prefix.writeUInt16BE(query.length);
-      socket.write(Buffer.concat([prefix, query]));
-    });
+    socket.on("connect", () => socket.write(frame(query)));
     socket.on("data", (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      if (buffered.length > MAX_MSG_SIZE + 2) return finish(new Error("reply too long"));
-      if (buffered.length < 2) return;
-      const len = buffered.readUInt16BE(0);
-      if (buffered.length < len + 2) return;
-      const reply = Buffer.from(buffered.subarray(2, 2 + len));
-      try {
-        checkReply(reply, id);
-      } catch (e) {
-        return finish(e as Error);
-      }
-      finish(undefined, reply);
+      const [reply] = reader.push(chunk);
+      if (reply) finish(usable(reply, id), reply);
+      else if (reader.pending > MAX_MSG_SIZE + 2) finish(new Error("reply too long"));
     });
   });
 }

@@ -2,10 +2,11 @@
  * A plain DNS client for tests, conformance and benchmarks: one query over UDP (no EDNS0 unless asked,
  * 64K receive buffer) or TCP, the reply decoded; rejects after a timeout or on a reply with another ID.
  */
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { randomInt } from "node:crypto";
 import { createSocket } from "node:dgram";
 import { connect } from "node:net";
+import { FrameReader, frame } from "../tcp-frame.js";
 import { type Answer, decodeMessage, encodeMessage, FLAG_RD, type Packet } from "../wire.js";
 
 export interface ClientQuery {
@@ -71,17 +72,12 @@ export function exchangeRaw(
     } else {
       const s = connect({ host, port });
       cleanup = () => s.destroy();
-      let buffered: Buffer = Buffer.alloc(0);
+      const reader = new FrameReader();
       s.on("error", (e) => done(e));
-      s.on("connect", () => {
-        const prefix = Buffer.alloc(2);
-        prefix.writeUInt16BE(message.length);
-        s.write(Buffer.concat([prefix, message]));
-      });
+      s.on("connect", () => s.write(frame(message)));
       s.on("data", (chunk: Buffer) => {
-        buffered = Buffer.concat([buffered, chunk]);
-        if (buffered.length >= 2 && buffered.length >= buffered.readUInt16BE(0) + 2)
-          done(undefined, Buffer.from(buffered.subarray(2, 2 + buffered.readUInt16BE(0))));
+        const [reply] = reader.push(chunk);
+        if (reply) done(undefined, reply);
       });
     }
   });

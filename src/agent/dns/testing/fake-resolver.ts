@@ -5,10 +5,11 @@
  * RD, CD and question, that zone's rcode and records, and no OPT record; a zone may cut its reply to
  * the request's UDP size (EDNS0 size, at least 512) on both transports. `silent` never answers.
  */
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import { createSocket, type Socket as UdpSocket } from "node:dgram";
 import { createServer, type Server, type Socket } from "node:net";
 import { replyTo } from "../accept.js";
+import { FrameReader, frame } from "../tcp-frame.js";
 import { type Answer, decodeMessage, encodeMessage, type Packet, packReply, RCODE, replySizeLimit } from "../wire.js";
 
 export interface FakeZone {
@@ -72,18 +73,11 @@ export async function startFakeResolver(options: {
     connections.add(socket);
     socket.on("close", () => connections.delete(socket));
     socket.on("error", () => socket.destroy());
-    let buffered: Buffer = Buffer.alloc(0);
+    const reader = new FrameReader();
     socket.on("data", (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      while (buffered.length >= 2 && buffered.length >= buffered.readUInt16BE(0) + 2) {
-        const len = buffered.readUInt16BE(0);
-        const reply = answer(Buffer.from(buffered.subarray(2, 2 + len)));
-        buffered = buffered.subarray(2 + len);
-        if (reply) {
-          const prefix = Buffer.alloc(2);
-          prefix.writeUInt16BE(reply.length);
-          socket.write(Buffer.concat([prefix, reply]));
-        }
+      for (const message of reader.push(chunk)) {
+        const reply = answer(message);
+        if (reply) socket.write(frame(reply));
       }
     });
   };
