@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { type DnsProxy, startDnsProxy } from "./server.js";
+import { Registry } from "prom-client";
+import { DNS_NOT_READY, type DnsProxy, startDnsProxy } from "./server.js";
 import { query } from "./testing/client.js";
 import { type FakeResolver, startFakeResolver } from "./testing/fake-resolver.js";
 import { RCODE, rcodeOf } from "./wire.js";
@@ -209,6 +210,33 @@ describe("DNS proxy configuration", () => {
       assert.equal((reply.answers?.[0] as { data?: unknown } | undefined)?.data, "9.9.9.9");
     } finally {
       await proxy.close();
+    }
+  });
+
+  test("metrics under pilot-agent's names on the agent's registry; readiness message", async () => {
+    const registry = new Registry();
+    const upstream = await startFakeResolver({ zones: [{ zone: ".", rcode: "NXDOMAIN" }] });
+    const proxy = await startDnsProxy({
+      address: "127.0.0.1:0",
+      proxyNamespace: "ns1",
+      proxyDomain: "ns1.svc.cluster.local",
+      upstreams: [upstream.address],
+      searchNamespaces: [],
+      metrics: registry,
+    });
+    try {
+      proxy.updateNameTable(TABLE);
+      await query("udp", "127.0.0.1", proxy.ports.udp, { name: "productpage.", type: "A" });
+      await query("udp", "127.0.0.1", proxy.ports.udp, { name: "elsewhere.example.", type: "A" });
+      const text = await registry.metrics();
+      assert.match(text, /^dns_requests_total 2$/m);
+      assert.match(text, /^dns_upstream_requests_total 1$/m);
+      assert.match(text, /^dns_upstream_failures_total 0$/m);
+      assert.match(text, /^dns_upstream_request_duration_seconds_count 1$/m);
+      assert.match(DNS_NOT_READY, /DNS lookup table is not ready yet/);
+    } finally {
+      await proxy.close();
+      await upstream.close();
     }
   });
 

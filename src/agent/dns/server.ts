@@ -17,10 +17,12 @@ import { createSocket, type Socket as UdpSocket } from "node:dgram";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
+import type { Registry } from "prom-client";
 import { acceptQuery, replyTo } from "./accept.js";
 import { dnsScope } from "./alt-hosts.js";
 import { decide } from "./answer.js";
 import { buildLookupTable, type LookupTable } from "./lookup-table.js";
+import { dnsMetrics } from "./metrics.js";
 import { type NameTable, parseNameTable } from "./name-table.js";
 import { ndszView } from "./ndsz.js";
 import { joinHostPort, parseResolvConf, splitHostPort } from "./resolv-conf.js";
@@ -33,6 +35,8 @@ export type { NameInfo, NameTable } from "./name-table.js";
 export { NameTableError } from "./name-table.js";
 
 export const DEFAULT_DNS_ADDRESS = "localhost:15053";
+/** pilot-agent's readiness failure while DNS capture is on and no table has arrived. */
+export const DNS_NOT_READY = "istio DNS capture is turned ON and DNS lookup table is not ready yet";
 export const DEFAULT_FORWARD_TIMEOUT_MS = 5000;
 
 export interface DnsProxyOptions {
@@ -60,6 +64,8 @@ export interface DnsProxyOptions {
   log?: (level: "debug" | "warn", message: string) => void;
   /** The uid the agent runs as (default process.getuid()); decides whether `:53` is allowed. */
   uid?: number;
+  /** Where to register the `dns_*` Prometheus metrics (the agent's registry); none by default. */
+  metrics?: Registry;
 }
 
 export interface DnsListener {
@@ -179,6 +185,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
     rejected: 0,
     encodeErrors: 0,
   };
+  const metrics = dnsMetrics(options.metrics);
   let table: NameTable | undefined;
   let lookup: LookupTable | undefined;
   let inFlight = 0;
@@ -196,6 +203,8 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
 
   async function forward(bytes: Buffer, query: Packet, transport: "udp" | "tcp"): Promise<Buffer> {
     stats.upstreamRequests++;
+    metrics.upstreamRequest();
+    const started = performance.now();
     const size = replySizeLimit(transport, query);
     const opts: ExchangeOptions = {
       transport,
@@ -210,8 +219,10 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
       opts,
       onFailure,
     );
+    metrics.upstreamSeconds((performance.now() - started) / 1000);
     if (reply === undefined) {
       stats.upstreamFailures++;
+      metrics.upstreamFailure();
       return encode(replyTo(query, RCODE.SERVFAIL), size, query);
     }
     // The upstream's reply as it came when it fits; otherwise compressed and cut to the client's size.
@@ -233,14 +244,17 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
 
   async function handleQuery(bytes: Buffer, transport: "udp" | "tcp"): Promise<Buffer | undefined> {
     stats.requests++;
+    metrics.request();
     const gate = acceptQuery(bytes);
     if (gate.kind === "drop") {
       stats.dropped++;
+      metrics.malformed("dropped");
       log("debug", `DNS ${transport} message dropped: ${gate.reason}`);
       return undefined;
     }
     if (gate.kind === "reject") {
       stats.rejected++;
+      metrics.malformed("rejected");
       log("debug", `DNS ${transport} message rejected: ${gate.reason}`);
       return gate.reply;
     }
@@ -259,6 +273,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
       return await forward(bytes, query, transport);
     } catch (e) {
       stats.upstreamFailures++;
+      metrics.upstreamFailure();
       log("warn", `DNS forwarding failed: ${(e as Error).message}`);
       return encode(replyTo(query, RCODE.SERVFAIL), replySizeLimit(transport, query), query);
     } finally {
