@@ -3,13 +3,11 @@
  * configuration files, writing the output atomically, printing warnings on stderr).
  */
 
-import { ConfigError, valueAt } from "../inject/config.js";
-import { defaultConfigFiles } from "../inject/defaults.js";
-import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
+import { ConfigError } from "../inject/config.js";
 import { DocumentError, kubeInject } from "../inject/kube-inject.js";
 import { oneLine } from "../kube/one-line.js";
-import { WriteError, writeFileAtomic } from "./output.js";
-import { InputError, readInputText } from "./read-input.js";
+import { injectorSources, loadCliInjector, readInput } from "./load-injector.js";
+import { writeManifestResult } from "./manifest-result.js";
 
 export interface KubeInjectCliOptions {
   filename: string;
@@ -18,6 +16,8 @@ export interface KubeInjectCliOptions {
   valuesFile?: string;
   revision: string;
   output?: string;
+  /** Print a unified diff per changed document instead of the whole output. */
+  diff?: boolean;
   nativeSidecars: string;
   /** istioctl's flags naming cluster ConfigMaps: accepted, warned about, ignored. */
   injectConfigMapName?: string;
@@ -27,15 +27,6 @@ export interface KubeInjectCliOptions {
 /** An error for the user (exit code 1, one line). */
 export class KubeInjectError extends Error {
   override name = "KubeInjectError";
-}
-
-/** `path`'s text; a file that cannot be read is a KubeInjectError naming it. */
-async function readInput(path: string, what: string): Promise<string> {
-  try {
-    return await readInputText(path, what);
-  } catch (e) {
-    throw e instanceof InputError ? new KubeInjectError(e.message) : e;
-  }
 }
 
 /**
@@ -59,13 +50,16 @@ export function ignoredFlagWarnings(opts: KubeInjectCliOptions): string[] {
 }
 
 /**
- * A warning for a values file without `global.proxy`: values replace the built-in ones whole (as
- * Istio's do), so a file holding only the settings to change leaves the templates without the proxy
- * settings, and the failure would otherwise show up as an error about the input document.
+ * The error to show for a failure while reading the documents or the configuration: nothing has
+ * been written yet, so it names the one document (or configuration file) at fault.
  */
-export function partialValuesWarning(file: string | undefined, values: Record<string, unknown>): string | undefined {
-  if (valueAt(values, "global.proxy") !== undefined) return undefined;
-  return `meshinject: warning: ${file ?? "the values"} has no global.proxy: a values file replaces the built-in values whole, as in Istio; start from \`meshinject config dump\`'s values.json and change it\n`;
+export function documentFailure(e: unknown, filename: string): unknown {
+  if (e instanceof DocumentError) {
+    if (process.env.MESHINJECT_DEBUG && e.cause instanceof Error) process.stderr.write(`${e.cause.stack}\n`);
+    return new KubeInjectError(`${filename === "-" ? "stdin" : filename}: ${e.message}`);
+  }
+  if (e instanceof ConfigError) return new KubeInjectError(oneLine(e.message));
+  return e;
 }
 
 export function nativeSidecarSetting(value: string): boolean {
@@ -86,34 +80,12 @@ export function nativeSidecarSetting(value: string): boolean {
 
 export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
   for (const warning of ignoredFlagWarnings(opts)) process.stderr.write(warning);
-  // With --revision and no files, the built-in default is that revision's control plane (istiod-REV).
-  const defaults = defaultConfigFiles(opts.revision);
-  const sources: InjectorSources = {
-    config: opts.injectConfigFile ? await readInput(opts.injectConfigFile, "inject config file") : defaults.config,
-    values: opts.valuesFile ? await readInput(opts.valuesFile, "values file") : defaults.values,
-    mesh: opts.meshConfigFile ? await readInput(opts.meshConfigFile, "mesh config file") : defaults.mesh,
-    names: {
-      config: opts.injectConfigFile ?? "built-in config",
-      values: opts.valuesFile ?? "built-in values",
-      mesh: opts.meshConfigFile ?? "built-in mesh config",
-    },
-  };
-  // With only --injectConfigFile given as a whole ConfigMap, its `values` key is used too (as istioctl does).
-  if (opts.injectConfigFile && !opts.valuesFile && configMapHasKey(sources.config, "values")) {
-    sources.values = sources.config;
-    sources.names = { ...sources.names, values: opts.injectConfigFile };
-  }
+  const sources = await injectorSources(opts);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
   const input = await readInput(opts.filename, "input");
   let output: string;
   try {
-    const loaded = loadInjector(sources, {
-      env: (name) => process.env[name],
-      compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
-    });
-    for (const warning of loaded.warnings ?? []) process.stderr.write(`meshinject: warning: ${warning}\n`);
-    const partial = partialValuesWarning(sources.names?.values, loaded.settings.values.json);
-    if (opts.valuesFile && partial !== undefined) process.stderr.write(partial);
+    const loaded = loadCliInjector(sources, opts.valuesFile);
     output = kubeInject(input, {
       settings: loaded.settings,
       config: loaded.config,
@@ -123,22 +95,7 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
       warn: (message) => process.stderr.write(message),
     });
   } catch (e) {
-    // Nothing has been written yet: report the one document (or configuration file) at fault.
-    if (e instanceof DocumentError) {
-      if (process.env.MESHINJECT_DEBUG && e.cause instanceof Error) process.stderr.write(`${e.cause.stack}\n`);
-      throw new KubeInjectError(`${opts.filename === "-" ? "stdin" : opts.filename}: ${e.message}`);
-    }
-    if (e instanceof ConfigError) throw new KubeInjectError(oneLine(e.message));
-    throw e;
+    throw documentFailure(e, opts.filename);
   }
-  if (opts.output === undefined) {
-    process.stdout.write(output);
-    return;
-  }
-  try {
-    await writeFileAtomic(opts.output, output);
-  } catch (e) {
-    if (!(e instanceof WriteError)) throw e;
-    throw new KubeInjectError(`-o ${opts.output}: ${e.message}`);
-  }
+  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message));
 }

@@ -16,10 +16,12 @@ import { CertsCliError, registerCerts } from "./certs.js";
 import { checkInjectCommand } from "./check-inject.js";
 import { ConfigDumpError, runConfigDump } from "./config-dump.js";
 import { KubeInjectError, runKubeInject } from "./kube-inject.js";
+import { InjectorFlagsError } from "./load-injector.js";
 import { WriteError, writeFileAtomic } from "./output.js";
 import { proxyConfigCommand } from "./proxy-config.js";
 import { renderTemplate } from "./render.js";
 import { registerServe, ServeError } from "./serve.js";
+import { uninjectCommand } from "./uninject.js";
 import { buildValues, ValuesInputError } from "./values.js";
 import { registerWebhookConfig, WebhookConfigCliError } from "./webhook-config.js";
 
@@ -135,6 +137,7 @@ export function buildProgram(): Command {
       "inject the proxy as a native sidecar (auto: off, no cluster to ask)",
       "auto",
     )
+    .option("--diff", "print a unified diff per changed document instead of the whole output")
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", KUBE_INJECT_HELP)
     .action(runKubeInject);
@@ -158,6 +161,7 @@ export function buildProgram(): Command {
   program.addCommand(captureRulesCommand());
   program.addCommand(proxyConfigCommand());
   program.addCommand(checkInjectCommand());
+  program.addCommand(uninjectCommand());
   return program;
 }
 
@@ -169,6 +173,7 @@ Istio's default install) is used; \`meshinject config dump\` writes it out as a 
 
 Examples:
   meshinject kube-inject -f deployment.yaml -o injected.yaml
+  meshinject kube-inject -f deployment.yaml --diff      # what injection changes, per document
   kubectl get deploy web -o yaml | meshinject kube-inject -f - | kubectl apply -f -
   kubectl -n istio-system get cm istio-sidecar-injector -o yaml > inject.yaml
   kubectl -n istio-system get cm istio -o yaml > mesh.yaml
@@ -188,6 +193,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       e instanceof DocumentError ||
       e instanceof InjectionError ||
       e instanceof KubeInjectError ||
+      e instanceof InjectorFlagsError ||
       e instanceof WebhookConfigError ||
       e instanceof WebhookConfigCliError ||
       e instanceof CertsError ||
