@@ -14,6 +14,7 @@ export interface KubeInjectCliOptions {
   injectConfigFile?: string;
   meshConfigFile?: string;
   valuesFile?: string;
+  operatorFileName?: string;
   revision: string;
   output?: string;
   /** Print a unified diff per changed document instead of the whole output. */
@@ -90,7 +91,7 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
       settings: loaded.settings,
       config: loaded.config,
       meshConfig: loaded.meshConfig,
-      revision: opts.revision,
+      revision: sources.revision,
       nativeSidecar,
       warn: (message) => process.stderr.write(message),
     });

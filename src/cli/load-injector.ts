@@ -4,9 +4,11 @@
  * with the load's warnings printed on stderr.
  */
 
-import { valueAt } from "../inject/config.js";
-import { defaultConfigFiles } from "../inject/defaults.js";
+import { ConfigError, valueAt } from "../inject/config.js";
+import { type DefaultConfigFiles, defaultConfigFiles } from "../inject/defaults.js";
 import { configMapHasKey, type InjectorSources, type LoadedInjector, loadInjector } from "../inject/injector.js";
+import { applyIstioOperator } from "../inject/istio-operator.js";
+import { oneLine } from "../kube/one-line.js";
 import { InputError, readInputText } from "./read-input.js";
 
 /** The flags that choose the configuration. */
@@ -14,6 +16,13 @@ export interface InjectorFlags {
   injectConfigFile?: string;
   meshConfigFile?: string;
   valuesFile?: string;
+  /** An IstioOperator install file: its values and mesh config over the built-in default. */
+  operatorFileName?: string;
+  revision: string;
+}
+
+/** The configuration texts, and the revision they are for (--revision, else the IstioOperator's). */
+export interface CliInjectorSources extends InjectorSources {
   revision: string;
 }
 
@@ -41,18 +50,50 @@ export function partialValuesWarning(file: string | undefined, values: Record<st
   return `meshinject: warning: ${file ?? "the values"} has no global.proxy: a values file replaces the built-in values whole, as in Istio; start from \`meshinject config dump\`'s values.json and change it\n`;
 }
 
-/** The configuration texts the flags name, the built-in default for each one left out. */
-export async function injectorSources(opts: InjectorFlags): Promise<InjectorSources> {
+/**
+ * The built-in default for the revision, with an IstioOperator file's values and mesh config over it
+ * when one is given (its spec.revision counts unless --revision is given).
+ */
+async function baseFiles(opts: InjectorFlags): Promise<{ files: DefaultConfigFiles; revision: string; from: string }> {
+  if (opts.operatorFileName === undefined) {
+    return { files: defaultConfigFiles(opts.revision), revision: opts.revision, from: "built-in" };
+  }
+  const file = opts.operatorFileName;
+  for (const [flag, given] of [
+    ["--valuesFile", opts.valuesFile],
+    ["--meshConfigFile", opts.meshConfigFile],
+  ] as const) {
+    if (given !== undefined) {
+      throw new InjectorFlagsError(
+        `--operatorFileName supplies the values and the mesh config: give it or ${flag}, not both`,
+      );
+    }
+  }
+  const text = await readInput(file, "IstioOperator file");
+  try {
+    const named = applyIstioOperator(text, file, defaultConfigFiles(opts.revision)).revision;
+    const revision = opts.revision || named;
+    const iop = applyIstioOperator(text, file, defaultConfigFiles(revision));
+    return { files: { ...defaultConfigFiles(revision), values: iop.values, mesh: iop.mesh }, revision, from: file };
+  } catch (e) {
+    if (e instanceof ConfigError) throw new InjectorFlagsError(oneLine(e.message));
+    throw e;
+  }
+}
+
+/** The configuration texts the flags name, the built-in default (or the IstioOperator's) for each one left out. */
+export async function injectorSources(opts: InjectorFlags): Promise<CliInjectorSources> {
   // With --revision and no files, the built-in default is that revision's control plane (istiod-REV).
-  const defaults = defaultConfigFiles(opts.revision);
-  const sources: InjectorSources = {
+  const { files: defaults, revision, from } = await baseFiles(opts);
+  const sources: CliInjectorSources = {
+    revision,
     config: opts.injectConfigFile ? await readInput(opts.injectConfigFile, "inject config file") : defaults.config,
     values: opts.valuesFile ? await readInput(opts.valuesFile, "values file") : defaults.values,
     mesh: opts.meshConfigFile ? await readInput(opts.meshConfigFile, "mesh config file") : defaults.mesh,
     names: {
       config: opts.injectConfigFile ?? "built-in config",
-      values: opts.valuesFile ?? "built-in values",
-      mesh: opts.meshConfigFile ?? "built-in mesh config",
+      values: opts.valuesFile ?? `${from} values`,
+      mesh: opts.meshConfigFile ?? `${from} mesh config`,
     },
   };
   // With only --injectConfigFile given as a whole ConfigMap, its `values` key is used too (as istioctl does).

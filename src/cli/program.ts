@@ -124,6 +124,10 @@ export function buildProgram(): Command {
     .option("--meshConfigFile <file>", "mesh config: the `mesh` key of the istio ConfigMap, or the ConfigMap")
     .option("--valuesFile <file>", "injector values: the `values` key of istio-sidecar-injector, or the ConfigMap")
     .option(
+      "--operatorFileName <file>",
+      "an IstioOperator install file: its profile, values, meshConfig, hub, tag and revision over the built-in default",
+    )
+    .option(
       "--injectConfigMapName <name>",
       "istioctl's in-cluster ConfigMap: ignored with a warning, meshinject reads --injectConfigFile",
     )

@@ -15,6 +15,7 @@ interface UninjectCliOptions {
   injectConfigFile?: string;
   meshConfigFile?: string;
   valuesFile?: string;
+  operatorFileName?: string;
   revision: string;
   output?: string;
   diff?: boolean;
@@ -32,7 +33,7 @@ async function runUninject(opts: UninjectCliOptions): Promise<void> {
       settings: loaded.settings,
       config: loaded.config,
       meshConfig: loaded.meshConfig,
-      revision: opts.revision,
+      revision: sources.revision,
       nativeSidecar,
       warn: (message) => process.stderr.write(message),
     });
@@ -64,6 +65,7 @@ export function uninjectCommand(): Command {
     .option("--injectConfigFile <file>", "injector config the workloads were injected with (as for kube-inject)")
     .option("--meshConfigFile <file>", "mesh config they were injected with (as for kube-inject)")
     .option("--valuesFile <file>", "injector values they were injected with (as for kube-inject)")
+    .option("--operatorFileName <file>", "IstioOperator install file they were injected with (as for kube-inject)")
     .option("-r, --revision <name>", "control plane revision they were injected for", "")
     .option("--native-sidecars <on|off|auto>", "whether they were injected as native sidecars", "auto")
     .option("--diff", "print a unified diff per changed document instead of the whole output")
