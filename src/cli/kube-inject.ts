@@ -6,48 +6,20 @@
 import { ConfigError } from "../inject/config.js";
 import { DocumentError, kubeInject } from "../inject/kube-inject.js";
 import { oneLine } from "../kube/one-line.js";
-import { injectorSources, loadCliInjector, readInput } from "./load-injector.js";
+import { type InjectorFlags, injectorSources, loadCliInjector, readInput } from "./load-injector.js";
 import { writeManifestResult } from "./manifest-result.js";
 
-export interface KubeInjectCliOptions {
+export interface KubeInjectCliOptions extends InjectorFlags {
   filename: string;
-  injectConfigFile?: string;
-  meshConfigFile?: string;
-  valuesFile?: string;
-  operatorFileName?: string;
-  revision: string;
   output?: string;
   /** Print a unified diff per changed document instead of the whole output. */
   diff?: boolean;
   nativeSidecars: string;
-  /** istioctl's flags naming cluster ConfigMaps: accepted, warned about, ignored. */
-  injectConfigMapName?: string;
-  meshConfigMapName?: string;
 }
 
 /** An error for the user (exit code 1, one line). */
 export class KubeInjectError extends Error {
   override name = "KubeInjectError";
-}
-
-/**
- * Warnings for istioctl's --injectConfigMapName and --meshConfigMapName, which name ConfigMaps in the
- * cluster: meshinject reads files only, so they are accepted (scripts keep working) and ignored.
- */
-export function ignoredFlagWarnings(opts: KubeInjectCliOptions): string[] {
-  const warnings: string[] = [];
-  const why = "meshinject reads files, not cluster ConfigMaps, so the option is ignored";
-  if (opts.injectConfigMapName !== undefined) {
-    warnings.push(
-      `meshinject: warning: --injectConfigMapName ${opts.injectConfigMapName}: ${why}; save the ConfigMap (kubectl -n istio-system get cm ${opts.injectConfigMapName} -o yaml > inject.yaml) and pass --injectConfigFile inject.yaml (it supplies --valuesFile too)\n`,
-    );
-  }
-  if (opts.meshConfigMapName !== undefined) {
-    warnings.push(
-      `meshinject: warning: --meshConfigMapName ${opts.meshConfigMapName}: ${why}; save the ConfigMap (kubectl -n istio-system get cm ${opts.meshConfigMapName} -o yaml > mesh.yaml) and pass --meshConfigFile mesh.yaml\n`,
-    );
-  }
-  return warnings;
 }
 
 /**
@@ -80,7 +52,6 @@ export function nativeSidecarSetting(value: string): boolean {
 }
 
 export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
-  for (const warning of ignoredFlagWarnings(opts)) process.stderr.write(warning);
   const sources = await injectorSources(opts);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
   const input = await readInput(opts.filename, "input");

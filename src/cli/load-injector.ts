@@ -1,9 +1,13 @@
 /**
  * The injector a manifest command (kube-inject, uninject) works with: the configuration files given
- * by istioctl's flags, each falling back to the built-in default (for `--revision`'s control plane),
- * with the load's warnings printed on stderr.
+ * by istioctl's flags; what they leave out comes from the cluster's ConfigMaps when a cluster flag is
+ * given (istioctl's default), else from the built-in default (for `--revision`'s control plane), or
+ * from an IstioOperator file over it. The load's warnings are printed on stderr.
  */
 
+import type { Command } from "commander";
+import { ClusterError, connectCluster } from "../cluster/client.js";
+import { type ClusterConfig, readClusterConfig } from "../cluster/istio-config.js";
 import { ConfigError, valueAt } from "../inject/config.js";
 import { type DefaultConfigFiles, defaultConfigFiles } from "../inject/defaults.js";
 import { configMapHasKey, type InjectorSources, type LoadedInjector, loadInjector } from "../inject/injector.js";
@@ -19,6 +23,61 @@ export interface InjectorFlags {
   /** An IstioOperator install file: its values and mesh config over the built-in default. */
   operatorFileName?: string;
   revision: string;
+  /** Read what no file gives from the cluster's ConfigMaps (implied by the three flags below). */
+  fromCluster?: boolean;
+  istioNamespace?: string;
+  injectConfigMapName?: string;
+  meshConfigMapName?: string;
+  kubeconfig?: string;
+  context?: string;
+  /** Seconds one request to the API server may take. */
+  requestTimeout?: string;
+}
+
+/** Whether the flags ask for the cluster's configuration, as istioctl's ConfigMap flags do. */
+export function wantsCluster(opts: InjectorFlags): boolean {
+  return (
+    opts.fromCluster === true ||
+    opts.istioNamespace !== undefined ||
+    opts.injectConfigMapName !== undefined ||
+    opts.meshConfigMapName !== undefined
+  );
+}
+
+function timeoutMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new InjectorFlagsError(`--request-timeout must be a number of seconds above 0, got ${JSON.stringify(value)}`);
+  }
+  return seconds * 1000;
+}
+
+/** The cluster's ConfigMap keys for what neither a file nor the IstioOperator file gives. */
+async function clusterTexts(opts: InjectorFlags, revision: string): Promise<ClusterConfig> {
+  const want = {
+    config: opts.injectConfigFile === undefined,
+    values: opts.valuesFile === undefined && opts.operatorFileName === undefined,
+    mesh: opts.meshConfigFile === undefined && opts.operatorFileName === undefined,
+  };
+  if (!want.config && !want.values && !want.mesh) return { names: {} };
+  try {
+    const cluster = await connectCluster({
+      kubeconfig: opts.kubeconfig,
+      context: opts.context,
+      timeoutMs: timeoutMs(opts.requestTimeout),
+    });
+    return await readClusterConfig(cluster, {
+      istioNamespace: opts.istioNamespace ?? "istio-system",
+      revision,
+      injectConfigMapName: opts.injectConfigMapName,
+      meshConfigMapName: opts.meshConfigMapName,
+      want,
+    });
+  } catch (e) {
+    if (e instanceof ClusterError) throw new InjectorFlagsError(e.message);
+    throw e;
+  }
 }
 
 /** The configuration texts, and the revision they are for (--revision, else the IstioOperator's). */
@@ -85,15 +144,20 @@ async function baseFiles(opts: InjectorFlags): Promise<{ files: DefaultConfigFil
 export async function injectorSources(opts: InjectorFlags): Promise<CliInjectorSources> {
   // With --revision and no files, the built-in default is that revision's control plane (istiod-REV).
   const { files: defaults, revision, from } = await baseFiles(opts);
+  const cluster: ClusterConfig = wantsCluster(opts) ? await clusterTexts(opts, revision) : { names: {} };
   const sources: CliInjectorSources = {
     revision,
-    config: opts.injectConfigFile ? await readInput(opts.injectConfigFile, "inject config file") : defaults.config,
-    values: opts.valuesFile ? await readInput(opts.valuesFile, "values file") : defaults.values,
-    mesh: opts.meshConfigFile ? await readInput(opts.meshConfigFile, "mesh config file") : defaults.mesh,
+    config: opts.injectConfigFile
+      ? await readInput(opts.injectConfigFile, "inject config file")
+      : (cluster.config ?? defaults.config),
+    values: opts.valuesFile ? await readInput(opts.valuesFile, "values file") : (cluster.values ?? defaults.values),
+    mesh: opts.meshConfigFile
+      ? await readInput(opts.meshConfigFile, "mesh config file")
+      : (cluster.mesh ?? defaults.mesh),
     names: {
-      config: opts.injectConfigFile ?? "built-in config",
-      values: opts.valuesFile ?? `${from} values`,
-      mesh: opts.meshConfigFile ?? `${from} mesh config`,
+      config: opts.injectConfigFile ?? cluster.names.config ?? "built-in config",
+      values: opts.valuesFile ?? cluster.names.values ?? `${from} values`,
+      mesh: opts.meshConfigFile ?? cluster.names.mesh ?? `${from} mesh config`,
     },
   };
   // With only --injectConfigFile given as a whole ConfigMap, its `values` key is used too (as istioctl does).
@@ -117,4 +181,33 @@ export function loadCliInjector(sources: InjectorSources, valuesFlag: string | u
   const partial = partialValuesWarning(sources.names?.values, loaded.settings.values.json);
   if (valuesFlag && partial !== undefined) process.stderr.write(partial);
   return loaded;
+}
+
+/**
+ * Adds the options that choose the configuration (istioctl kube-inject's, plus --from-cluster and
+ * the kube context's) to a manifest command. `what` completes "the configuration ...".
+ */
+export function addInjectorOptions(command: Command, what: string): Command {
+  return command
+    .option(
+      "--injectConfigFile <file>",
+      `injector config ${what}: the \`config\` key of istio-sidecar-injector, or the ConfigMap`,
+    )
+    .option("--meshConfigFile <file>", `mesh config ${what}: the \`mesh\` key of the istio ConfigMap, or the ConfigMap`)
+    .option(
+      "--valuesFile <file>",
+      `injector values ${what}: the \`values\` key of istio-sidecar-injector, or the ConfigMap`,
+    )
+    .option(
+      "--operatorFileName <file>",
+      "an IstioOperator install file: its profile, values, meshConfig, hub, tag and revision over the built-in default",
+    )
+    .option("--from-cluster", "read what no file gives from the cluster's ConfigMaps (kube context, as istioctl does)")
+    .option("-i, --istioNamespace <ns>", "the cluster's Istio namespace (implies --from-cluster; default istio-system)")
+    .option("--injectConfigMapName <name>", "ConfigMap of the injector config and values (implies --from-cluster)")
+    .option("--meshConfigMapName <name>", "ConfigMap of the mesh config (implies --from-cluster)")
+    .option("--kubeconfig <file>", "kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, or in-cluster)")
+    .option("--context <name>", "kubeconfig context to use (default: the current one)")
+    .option("--request-timeout <seconds>", "how long one request to the API server may take (default 15)")
+    .option("-r, --revision <name>", `control plane revision ${what}`, "");
 }

@@ -7,16 +7,17 @@
 import { Command } from "commander";
 import { kubeUninject } from "../inject/uninject.js";
 import { documentFailure, KubeInjectError, nativeSidecarSetting } from "./kube-inject.js";
-import { injectorSources, loadCliInjector, readInput } from "./load-injector.js";
+import {
+  addInjectorOptions,
+  type InjectorFlags,
+  injectorSources,
+  loadCliInjector,
+  readInput,
+} from "./load-injector.js";
 import { writeManifestResult } from "./manifest-result.js";
 
-interface UninjectCliOptions {
+interface UninjectCliOptions extends InjectorFlags {
   filename: string;
-  injectConfigFile?: string;
-  meshConfigFile?: string;
-  valuesFile?: string;
-  operatorFileName?: string;
-  revision: string;
   output?: string;
   diff?: boolean;
   nativeSidecars: string;
@@ -59,14 +60,12 @@ Examples:
 `;
 
 export function uninjectCommand(): Command {
-  return new Command("uninject")
-    .description("remove the Istio sidecar from injected workloads: the inverse of kube-inject")
-    .requiredOption("-f, --filename <file>", "input YAML; - reads standard input (required)")
-    .option("--injectConfigFile <file>", "injector config the workloads were injected with (as for kube-inject)")
-    .option("--meshConfigFile <file>", "mesh config they were injected with (as for kube-inject)")
-    .option("--valuesFile <file>", "injector values they were injected with (as for kube-inject)")
-    .option("--operatorFileName <file>", "IstioOperator install file they were injected with (as for kube-inject)")
-    .option("-r, --revision <name>", "control plane revision they were injected for", "")
+  return addInjectorOptions(
+    new Command("uninject")
+      .description("remove the Istio sidecar from injected workloads: the inverse of kube-inject")
+      .requiredOption("-f, --filename <file>", "input YAML; - reads standard input (required)"),
+    "the workloads were injected with",
+  )
     .option("--native-sidecars <on|off|auto>", "whether they were injected as native sidecars", "auto")
     .option("--diff", "print a unified diff per changed document instead of the whole output")
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
