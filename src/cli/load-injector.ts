@@ -75,8 +75,12 @@ async function clusterTexts(opts: InjectorFlags, revision: string): Promise<Clus
       want,
     });
   } catch (e) {
-    if (e instanceof ClusterError) throw new InjectorFlagsError(e.message);
-    throw e;
+    if (!(e instanceof ClusterError)) throw e;
+    // Reads already say which file flag replaces them; a connection that failed says it here.
+    const instead = e.message.includes("save it with")
+      ? ""
+      : "; or pass --injectConfigFile, --valuesFile and --meshConfigFile with the ConfigMaps saved by kubectl, or leave out the cluster flags for the built-in default";
+    throw new InjectorFlagsError(`${e.message}${instead}`);
   }
 }
 

@@ -2,12 +2,13 @@
  * Reading a few objects from the cluster of the current kube context, as istioctl does: the
  * connection and credentials come from @kubernetes/client-node's KubeConfig (a kubeconfig file,
  * `--kubeconfig`, `--context`, or the pod's service account in-cluster); each read is one GET of the
- * object's JSON over HTTPS with a time limit. Plain JSON is what the rest of meshinject reads (a pod
+ * object's JSON over HTTPS (or plain HTTP to a `kubectl proxy`) with a time limit. Plain JSON is what the rest of meshinject reads (a pod
  * template exactly as the API server returns it), so the typed API classes are not used.
  * Every failure is a {@link ClusterError} with one line saying what was tried and what happened.
  */
 
-import { request } from "node:https";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 
 /** A cluster read that failed; the message is one line: what, where, why. */
@@ -68,6 +69,14 @@ async function loadKubeConfig(options: ClusterOptions): Promise<KubeConfig> {
     const from = options.kubeconfig ?? "the default kubeconfig";
     throw new ClusterError(`cannot load ${from}: ${(e as Error).message.replace(/\s+/g, " ")}`);
   }
+  // With nothing to load, client-node falls back to an unauthenticated http://localhost:8080.
+  const fallback =
+    kc.getCurrentContext() === "loaded-context" && kc.getCurrentCluster()?.server === "http://localhost:8080";
+  if (options.kubeconfig === undefined && fallback) {
+    throw new ClusterError(
+      "no kubeconfig: $KUBECONFIG is not set, ~/.kube/config does not exist and this is not a pod with a service account; pass --kubeconfig FILE",
+    );
+  }
   if (options.context !== undefined) {
     if (!kc.getContexts().some((c) => c.name === options.context)) {
       const known = kc.getContexts().map((c) => c.name);
@@ -96,10 +105,9 @@ export async function connectCluster(options: ClusterOptions = {}): Promise<Clus
 
   const get = async (path: string, what: string): Promise<unknown> => {
     const url = new URL(server + path);
-    if (url.protocol !== "https:") {
-      throw new ClusterError(`cannot read ${what} from ${where}: only https:// API servers are supported`);
-    }
-    const opts: Parameters<typeof request>[1] = {
+    // http:// is what `kubectl proxy` serves on loopback; everything else is https://.
+    const request = url.protocol === "http:" ? httpRequest : httpsRequest;
+    const opts: Parameters<typeof httpsRequest>[1] = {
       method: "GET",
       headers: { accept: "application/json" },
       timeout: timeoutMs,
