@@ -10,7 +10,11 @@ import {
   inject,
   injectYaml,
   loadInjectorConfig,
+  UninjectError,
+  uninject,
+  uninjectYaml,
 } from "./index.js";
+import { readYaml } from "./kube/yaml.js";
 
 const injector = loadInjectorConfig();
 
@@ -112,5 +116,31 @@ describe("inject", () => {
   it("leaves configuration errors as ConfigError and YAML errors as DocumentError", () => {
     assert.throws(() => loadInjectorConfig({ mesh: "defaultConfig: [" }), ConfigError);
     assert.throws(() => injectYaml(injector, "kind: Pod\nmetadata: [\n"), DocumentError);
+  });
+});
+
+describe("uninject", () => {
+  it("gives back what was injected, and agrees with uninjectYaml", () => {
+    const back = uninject(injector, inject(injector, deployment({ "prometheus.io/scrape": "true" })));
+    const pod = back.spec?.template;
+    assert.deepEqual(pod?.metadata, { labels: { app: "web" }, annotations: { "prometheus.io/scrape": "true" } });
+    assert.deepEqual(pod?.spec?.containers, [{ name: "web", image: "nginx", resources: {} }]);
+    assert.equal(pod?.spec?.initContainers, undefined);
+    assert.equal(pod?.spec?.volumes, undefined);
+    const yaml = uninjectYaml(injector, injectYaml(injector, JSON.stringify(deployment())));
+    assert.deepEqual(readYaml(yaml.split("---\n")[0] as string), uninject(injector, inject(injector, deployment())));
+    const plain = deployment();
+    assert.deepEqual(uninject(injector, plain), plain);
+  });
+
+  it("checks its arguments as inject does, and refuses what it cannot undo with UninjectError", () => {
+    assert.throws(() => uninject(injector, "kind: Pod" as never), /uninjectYaml/);
+    assert.throws(
+      () => uninject(injector, deployment(), { revison: "x" } as never),
+      /uninject: unknown option "revison"/,
+    );
+    const broken = inject(injector, deployment());
+    (broken.spec?.template.metadata?.annotations as Record<string, string>)["sidecar.istio.io/status"] = "[";
+    assert.throws(() => uninject(injector, broken), UninjectError);
   });
 });

@@ -16,6 +16,7 @@ import type { EnvLookup } from "./inject/funcs.js";
 import { InjectionError } from "./inject/inject.js";
 import { configMapHasKey, type LoadedInjector, loadInjector } from "./inject/injector.js";
 import { injectObject, kubeInject } from "./inject/kube-inject.js";
+import { kubeUninject, uninjectObject } from "./inject/uninject.js";
 import { oneLine } from "./kube/one-line.js";
 import { marshalTyped } from "./kube/typed.js";
 import { describeObject } from "./kube/workloads.js";
@@ -25,6 +26,7 @@ export { defaultConfigFiles } from "./inject/defaults.js";
 export type { EnvLookup } from "./inject/funcs.js";
 export { InjectionError } from "./inject/inject.js";
 export { DocumentError } from "./inject/kube-inject.js";
+export { UninjectError } from "./inject/uninject.js";
 
 /**
  * A loaded and checked injector configuration, from {@link loadInjectorConfig}: what {@link inject}
@@ -112,19 +114,19 @@ function kubeInjectOptions(caller: string, injector: Injector, options: InjectOp
 }
 
 /** A deep copy of the caller's manifest, which must be plain (JSON-like) data. */
-function copyOf(manifest: unknown): Record<string, unknown> {
+function copyOf(manifest: unknown, caller = "inject"): Record<string, unknown> {
   if (typeof manifest === "string") {
-    throw new TypeError("inject: the manifest is a string; for YAML or JSON text use injectYaml()");
+    throw new TypeError(`${caller}: the manifest is a string; for YAML or JSON text use ${caller}Yaml()`);
   }
   if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
     throw new TypeError(
-      `inject: the manifest must be one Kubernetes object, got ${Array.isArray(manifest) ? "an array (inject each, or use a List)" : String(manifest)}`,
+      `${caller}: the manifest must be one Kubernetes object, got ${Array.isArray(manifest) ? `an array (${caller} each, or use a List)` : String(manifest)}`,
     );
   }
   const bad = nonPlainPath(manifest);
   if (bad !== undefined) {
     throw new TypeError(
-      `inject: the manifest must be plain data (objects, arrays, strings, numbers, booleans, null); ${bad} is not`,
+      `${caller}: the manifest must be plain data (objects, arrays, strings, numbers, booleans, null); ${bad} is not`,
     );
   }
   return structuredClone(manifest as Record<string, unknown>);
@@ -161,4 +163,28 @@ export function injectYaml(injector: Injector, yaml: string, options: InjectOpti
   const settings = kubeInjectOptions("injectYaml", injector, options);
   if (typeof yaml !== "string") throw new TypeError(`injectYaml: the YAML must be a string, got ${typeof yaml}`);
   return kubeInject(yaml, settings);
+}
+
+/**
+ * Undoes the injection of one Kubernetes object (the inverse of {@link inject}): the injected
+ * containers, init containers, volumes and image pull secrets go (as the pod's
+ * `sidecar.istio.io/status` annotation names them), the app's probes and Prometheus annotations are
+ * restored from the proxy's record, the user's own `istio-proxy` settings come back as written, and
+ * the labels, annotations and pod fields the templates derived are dropped where injecting without
+ * them writes them again (so `inject(injector, uninject(injector, x))` gives `x` back). The injector
+ * should be the one the object was injected with; with another, less is dropped, never more.
+ * Objects that were not injected come back as given. Throws {@link UninjectError}, naming the object,
+ * where the record is unreadable or incomplete (e.g. a probe pointed at the agent with no record).
+ */
+export function uninject<T extends object>(injector: Injector, manifest: T, options: InjectOptions = {}): T {
+  const settings = kubeInjectOptions("uninject", injector, options);
+  const copy = copyOf(manifest, "uninject");
+  return uninjectObject(copy, settings) as unknown as T;
+}
+
+/** Uninjects every injected workload of a YAML stream, as `meshinject uninject` does; other documents pass through verbatim. */
+export function uninjectYaml(injector: Injector, yaml: string, options: InjectOptions = {}): string {
+  const settings = kubeInjectOptions("uninjectYaml", injector, options);
+  if (typeof yaml !== "string") throw new TypeError(`uninjectYaml: the YAML must be a string, got ${typeof yaml}`);
+  return kubeUninject(yaml, settings);
 }

@@ -226,27 +226,26 @@ describe("meshinject kube-inject", async () => {
     assert.doesNotMatch(canary.stdout, /istiod\.istio-system\.svc/);
   });
 
-  it("accepts istioctl's ConfigMap-name flags, warns that they are ignored and names the file flags", () => {
-    const plain = meshinject(["-f", path("app.yaml")]);
-    const r = meshinject([
-      "-f",
-      path("app.yaml"),
-      "--injectConfigMapName",
-      "istio-sidecar-injector-canary",
-      "--meshConfigMapName",
-      "istio-canary",
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, plain.stdout);
-    const lines = r.stderr.trim().split("\n");
-    assert.equal(lines.length, 2, r.stderr);
-    assert.match(
-      lines[0] ?? "",
-      /^meshinject: warning: --injectConfigMapName .*reads files, not cluster ConfigMaps.*ignored.*--injectConfigFile/,
+  it("reads istioctl's ConfigMap-name flags from the cluster; without one, says so in one line and names the file flags", () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "src/cli/main.ts",
+        "kube-inject",
+        "-f",
+        path("app.yaml"),
+        "--injectConfigMapName",
+        "istio-sidecar-injector-canary",
+      ],
+      { cwd: root, encoding: "utf8", env: { ...process.env, KUBECONFIG: "", HOME: dir, KUBERNETES_SERVICE_HOST: "" } },
     );
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, "");
     assert.match(
-      lines[1] ?? "",
-      /^meshinject: warning: --meshConfigMapName .*reads files, not cluster ConfigMaps.*ignored.*--meshConfigFile/,
+      r.stderr,
+      /^meshinject: no kubeconfig: .*pass --kubeconfig FILE; or pass --injectConfigFile, --valuesFile and --meshConfigFile with the ConfigMaps saved by kubectl, or leave out the cluster flags for the built-in default\n$/,
     );
   });
 

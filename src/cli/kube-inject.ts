@@ -3,25 +3,18 @@
  * configuration files, writing the output atomically, printing warnings on stderr).
  */
 
-import { ConfigError, valueAt } from "../inject/config.js";
-import { defaultConfigFiles } from "../inject/defaults.js";
-import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
+import { ConfigError } from "../inject/config.js";
 import { DocumentError, kubeInject } from "../inject/kube-inject.js";
 import { oneLine } from "../kube/one-line.js";
-import { WriteError, writeFileAtomic } from "./output.js";
-import { InputError, readInputText } from "./read-input.js";
+import { type InjectorFlags, injectorSources, loadCliInjector, readInput } from "./load-injector.js";
+import { writeManifestResult } from "./manifest-result.js";
 
-export interface KubeInjectCliOptions {
+export interface KubeInjectCliOptions extends InjectorFlags {
   filename: string;
-  injectConfigFile?: string;
-  meshConfigFile?: string;
-  valuesFile?: string;
-  revision: string;
   output?: string;
+  /** Print a unified diff per changed document instead of the whole output. */
+  diff?: boolean;
   nativeSidecars: string;
-  /** istioctl's flags naming cluster ConfigMaps: accepted, warned about, ignored. */
-  injectConfigMapName?: string;
-  meshConfigMapName?: string;
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -29,43 +22,17 @@ export class KubeInjectError extends Error {
   override name = "KubeInjectError";
 }
 
-/** `path`'s text; a file that cannot be read is a KubeInjectError naming it. */
-async function readInput(path: string, what: string): Promise<string> {
-  try {
-    return await readInputText(path, what);
-  } catch (e) {
-    throw e instanceof InputError ? new KubeInjectError(e.message) : e;
-  }
-}
-
 /**
- * Warnings for istioctl's --injectConfigMapName and --meshConfigMapName, which name ConfigMaps in the
- * cluster: meshinject reads files only, so they are accepted (scripts keep working) and ignored.
+ * The error to show for a failure while reading the documents or the configuration: nothing has
+ * been written yet, so it names the one document (or configuration file) at fault.
  */
-export function ignoredFlagWarnings(opts: KubeInjectCliOptions): string[] {
-  const warnings: string[] = [];
-  const why = "meshinject reads files, not cluster ConfigMaps, so the option is ignored";
-  if (opts.injectConfigMapName !== undefined) {
-    warnings.push(
-      `meshinject: warning: --injectConfigMapName ${opts.injectConfigMapName}: ${why}; save the ConfigMap (kubectl -n istio-system get cm ${opts.injectConfigMapName} -o yaml > inject.yaml) and pass --injectConfigFile inject.yaml (it supplies --valuesFile too)\n`,
-    );
+export function documentFailure(e: unknown, filename: string): unknown {
+  if (e instanceof DocumentError) {
+    if (process.env.MESHINJECT_DEBUG && e.cause instanceof Error) process.stderr.write(`${e.cause.stack}\n`);
+    return new KubeInjectError(`${filename === "-" ? "stdin" : filename}: ${e.message}`);
   }
-  if (opts.meshConfigMapName !== undefined) {
-    warnings.push(
-      `meshinject: warning: --meshConfigMapName ${opts.meshConfigMapName}: ${why}; save the ConfigMap (kubectl -n istio-system get cm ${opts.meshConfigMapName} -o yaml > mesh.yaml) and pass --meshConfigFile mesh.yaml\n`,
-    );
-  }
-  return warnings;
-}
-
-/**
- * A warning for a values file without `global.proxy`: values replace the built-in ones whole (as
- * Istio's do), so a file holding only the settings to change leaves the templates without the proxy
- * settings, and the failure would otherwise show up as an error about the input document.
- */
-export function partialValuesWarning(file: string | undefined, values: Record<string, unknown>): string | undefined {
-  if (valueAt(values, "global.proxy") !== undefined) return undefined;
-  return `meshinject: warning: ${file ?? "the values"} has no global.proxy: a values file replaces the built-in values whole, as in Istio; start from \`meshinject config dump\`'s values.json and change it\n`;
+  if (e instanceof ConfigError) return new KubeInjectError(oneLine(e.message));
+  return e;
 }
 
 export function nativeSidecarSetting(value: string): boolean {
@@ -85,60 +52,22 @@ export function nativeSidecarSetting(value: string): boolean {
 }
 
 export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
-  for (const warning of ignoredFlagWarnings(opts)) process.stderr.write(warning);
-  // With --revision and no files, the built-in default is that revision's control plane (istiod-REV).
-  const defaults = defaultConfigFiles(opts.revision);
-  const sources: InjectorSources = {
-    config: opts.injectConfigFile ? await readInput(opts.injectConfigFile, "inject config file") : defaults.config,
-    values: opts.valuesFile ? await readInput(opts.valuesFile, "values file") : defaults.values,
-    mesh: opts.meshConfigFile ? await readInput(opts.meshConfigFile, "mesh config file") : defaults.mesh,
-    names: {
-      config: opts.injectConfigFile ?? "built-in config",
-      values: opts.valuesFile ?? "built-in values",
-      mesh: opts.meshConfigFile ?? "built-in mesh config",
-    },
-  };
-  // With only --injectConfigFile given as a whole ConfigMap, its `values` key is used too (as istioctl does).
-  if (opts.injectConfigFile && !opts.valuesFile && configMapHasKey(sources.config, "values")) {
-    sources.values = sources.config;
-    sources.names = { ...sources.names, values: opts.injectConfigFile };
-  }
+  const sources = await injectorSources(opts);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
   const input = await readInput(opts.filename, "input");
   let output: string;
   try {
-    const loaded = loadInjector(sources, {
-      env: (name) => process.env[name],
-      compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
-    });
-    for (const warning of loaded.warnings ?? []) process.stderr.write(`meshinject: warning: ${warning}\n`);
-    const partial = partialValuesWarning(sources.names?.values, loaded.settings.values.json);
-    if (opts.valuesFile && partial !== undefined) process.stderr.write(partial);
+    const loaded = loadCliInjector(sources, opts.valuesFile);
     output = kubeInject(input, {
       settings: loaded.settings,
       config: loaded.config,
       meshConfig: loaded.meshConfig,
-      revision: opts.revision,
+      revision: sources.revision,
       nativeSidecar,
       warn: (message) => process.stderr.write(message),
     });
   } catch (e) {
-    // Nothing has been written yet: report the one document (or configuration file) at fault.
-    if (e instanceof DocumentError) {
-      if (process.env.MESHINJECT_DEBUG && e.cause instanceof Error) process.stderr.write(`${e.cause.stack}\n`);
-      throw new KubeInjectError(`${opts.filename === "-" ? "stdin" : opts.filename}: ${e.message}`);
-    }
-    if (e instanceof ConfigError) throw new KubeInjectError(oneLine(e.message));
-    throw e;
+    throw documentFailure(e, opts.filename);
   }
-  if (opts.output === undefined) {
-    process.stdout.write(output);
-    return;
-  }
-  try {
-    await writeFileAtomic(opts.output, output);
-  } catch (e) {
-    if (!(e instanceof WriteError)) throw e;
-    throw new KubeInjectError(`-o ${opts.output}: ${e.message}`);
-  }
+  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message));
 }

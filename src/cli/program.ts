@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command } from "commander";
+import { ClusterError } from "../cluster/client.js";
 import { ConfigError } from "../inject/config.js";
 import { InjectionError } from "../inject/inject.js";
 import { DocumentError } from "../inject/kube-inject.js";
@@ -16,10 +17,12 @@ import { CertsCliError, registerCerts } from "./certs.js";
 import { checkInjectCommand } from "./check-inject.js";
 import { ConfigDumpError, runConfigDump } from "./config-dump.js";
 import { KubeInjectError, runKubeInject } from "./kube-inject.js";
+import { addInjectorOptions, InjectorFlagsError } from "./load-injector.js";
 import { WriteError, writeFileAtomic } from "./output.js";
 import { proxyConfigCommand } from "./proxy-config.js";
 import { renderTemplate } from "./render.js";
 import { registerServe, ServeError } from "./serve.js";
+import { uninjectCommand } from "./uninject.js";
 import { buildValues, ValuesInputError } from "./values.js";
 import { registerWebhookConfig, WebhookConfigCliError } from "./webhook-config.js";
 
@@ -111,30 +114,19 @@ export function buildProgram(): Command {
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", RENDER_HELP)
     .action(render);
-  program
-    .command("kube-inject")
-    .description("inject the Istio sidecar into the workloads of a Kubernetes YAML file (like istioctl kube-inject)")
-    .requiredOption("-f, --filename <file>", "input YAML; - reads standard input (required)")
-    .option(
-      "--injectConfigFile <file>",
-      "injector config: the `config` key of istio-sidecar-injector, or the ConfigMap",
-    )
-    .option("--meshConfigFile <file>", "mesh config: the `mesh` key of the istio ConfigMap, or the ConfigMap")
-    .option("--valuesFile <file>", "injector values: the `values` key of istio-sidecar-injector, or the ConfigMap")
-    .option(
-      "--injectConfigMapName <name>",
-      "istioctl's in-cluster ConfigMap: ignored with a warning, meshinject reads --injectConfigFile",
-    )
-    .option(
-      "--meshConfigMapName <name>",
-      "istioctl's in-cluster ConfigMap: ignored with a warning, meshinject reads --meshConfigFile",
-    )
-    .option("-r, --revision <name>", "control plane revision the workloads are injected for", "")
+  addInjectorOptions(
+    program
+      .command("kube-inject")
+      .description("inject the Istio sidecar into the workloads of a Kubernetes YAML file (like istioctl kube-inject)")
+      .requiredOption("-f, --filename <file>", "input YAML; - reads standard input (required)"),
+    "to inject with",
+  )
     .option(
       "--native-sidecars <on|off|auto>",
       "inject the proxy as a native sidecar (auto: off, no cluster to ask)",
       "auto",
     )
+    .option("--diff", "print a unified diff per changed document instead of the whole output")
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", KUBE_INJECT_HELP)
     .action(runKubeInject);
@@ -158,6 +150,7 @@ export function buildProgram(): Command {
   program.addCommand(captureRulesCommand());
   program.addCommand(proxyConfigCommand());
   program.addCommand(checkInjectCommand());
+  program.addCommand(uninjectCommand());
   return program;
 }
 
@@ -165,14 +158,21 @@ const KUBE_INJECT_HELP = `
 Every Pod, Deployment, DaemonSet, StatefulSet, ReplicaSet, ReplicationController, Job, CronJob,
 DeploymentConfig and List item is injected; other documents are copied through unchanged.
 Without --injectConfigFile, --valuesFile and --meshConfigFile the built-in default (equivalent to
-Istio's default install) is used; \`meshinject config dump\` writes it out as a starting point.
+Istio's default install) is used, offline; \`meshinject config dump\` writes it out as a starting
+point. --operatorFileName takes the values and mesh config from an IstioOperator install file instead.
+With --from-cluster (or -i, --injectConfigMapName, --meshConfigMapName), what no file gives is read
+from the cluster of the kube context as istioctl does: ConfigMaps istio-sidecar-injector[-REVISION]
+(keys config, values) and istio[-REVISION] (key mesh) in istio-system.
 
 Examples:
   meshinject kube-inject -f deployment.yaml -o injected.yaml
+  meshinject kube-inject -f deployment.yaml --diff      # what injection changes, per document
   kubectl get deploy web -o yaml | meshinject kube-inject -f - | kubectl apply -f -
   kubectl -n istio-system get cm istio-sidecar-injector -o yaml > inject.yaml
   kubectl -n istio-system get cm istio -o yaml > mesh.yaml
   meshinject kube-inject -f app.yaml --injectConfigFile inject.yaml --valuesFile inject.yaml --meshConfigFile mesh.yaml
+  meshinject kube-inject -f app.yaml --from-cluster --context prod -r canary
+  meshinject kube-inject -f app.yaml --operatorFileName my-install.yaml
 `;
 
 /** Runs the program; user-facing errors print one line on stderr and set exit code 1. */
@@ -188,6 +188,8 @@ export async function main(argv: readonly string[]): Promise<void> {
       e instanceof DocumentError ||
       e instanceof InjectionError ||
       e instanceof KubeInjectError ||
+      e instanceof InjectorFlagsError ||
+      e instanceof ClusterError ||
       e instanceof WebhookConfigError ||
       e instanceof WebhookConfigCliError ||
       e instanceof CertsError ||

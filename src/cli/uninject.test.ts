@@ -1,0 +1,78 @@
+// End-to-end tests of `meshinject uninject` and of `--diff` (kube-inject and uninject), run from
+// source through tsx as a user runs them.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+function meshinject(args: string[], input = "") {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    input,
+    env: { ...process.env, MESHINJECT_DEBUG: "" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("meshinject uninject", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "meshinject-uninject-"));
+  after(() => rm(dir, { recursive: true, force: true }));
+  const curl = await readFile(join(root, "examples/curl.yaml"), "utf8");
+  const injected = meshinject(["kube-inject", "-f", "examples/curl.yaml"]).stdout;
+
+  it("undoes kube-inject: injecting the result again gives the same output", async () => {
+    const out = join(dir, "curl.yaml");
+    const r = meshinject(["uninject", "-f", "-", "-o", out], injected);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    const back = await readFile(out, "utf8");
+    assert.doesNotMatch(back, /istio-proxy|istio-init|sidecar\.istio\.io\/status|tlsMode/);
+    assert.equal(meshinject(["kube-inject", "-f", out]).stdout, injected);
+    // Nothing left to undo: the diff against the uninjected file is empty.
+    assert.equal(meshinject(["uninject", "-f", out, "--diff"]).stdout, "");
+  });
+
+  it("--diff shows, per changed document, what the command changed (no colour when piped)", () => {
+    const r = meshinject(["kube-inject", "-f", "examples/curl.yaml", "--diff"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^--- a\/examples\/curl\.yaml\tdocument 3 \(Deployment "curl"\)\n\+\+\+ b\/examples\/curl\.yaml\tdocument 3/,
+    );
+    assert.match(r.stdout, /^\+ {6}- args:$/m);
+    assert.match(r.stdout, /^\+ {8}security\.istio\.io\/tlsMode: istio$/m);
+    // The ServiceAccount and Service are unchanged, and the input's layout is not a change.
+    assert.doesNotMatch(r.stdout, /document [12] /);
+    assert.doesNotMatch(r.stdout, /^- {8}- name: curl$/m);
+    assert.equal(r.stdout.includes("\u001b["), false);
+    const back = meshinject(["uninject", "-f", "-", "--diff"], injected);
+    assert.match(back.stdout, /^- {8}security\.istio\.io\/tlsMode: istio$/m);
+    assert.equal(curl.includes("istio-proxy"), false);
+  });
+
+  it("refuses a workload whose record is broken, in one line naming the document, and writes nothing", async () => {
+    const broken = injected.replace(/sidecar\.istio\.io\/status: '[^']*'/, "sidecar.istio.io/status: 'nope'");
+    const out = join(dir, "never.yaml");
+    await writeFile(join(dir, "broken.yaml"), broken);
+    const r = meshinject(["uninject", "-f", join(dir, "broken.yaml"), "-o", out]);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /^meshinject: .*broken\.yaml: document 3: Deployment "curl": annotation sidecar\.istio\.io\/status is not a JSON object \("nope"\): what the injection added cannot be told\n$/,
+    );
+    await assert.rejects(readFile(out));
+  });
+
+  it("explains itself in --help", () => {
+    const r = meshinject(["uninject", "--help"]);
+    assert.match(r.stdout, /inverse of kube-inject/);
+    assert.match(r.stdout, /--diff/);
+    assert.match(r.stdout, /ISTIO_KUBE_APP_PROBERS/);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * `meshinject uninject`: the I/O around src/inject/uninject.ts. The configuration flags are
+ * kube-inject's: the injector the workloads were injected with works out which labels and
+ * annotations the templates derived (with another one, fewer are removed, never more).
+ */
+
+import { Command } from "commander";
+import { kubeUninject } from "../inject/uninject.js";
+import { documentFailure, KubeInjectError, nativeSidecarSetting } from "./kube-inject.js";
+import {
+  addInjectorOptions,
+  type InjectorFlags,
+  injectorSources,
+  loadCliInjector,
+  readInput,
+} from "./load-injector.js";
+import { writeManifestResult } from "./manifest-result.js";
+
+interface UninjectCliOptions extends InjectorFlags {
+  filename: string;
+  output?: string;
+  diff?: boolean;
+  nativeSidecars: string;
+}
+
+async function runUninject(opts: UninjectCliOptions): Promise<void> {
+  const sources = await injectorSources(opts);
+  const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
+  const input = await readInput(opts.filename, "input");
+  let output: string;
+  try {
+    const loaded = loadCliInjector(sources, opts.valuesFile);
+    output = kubeUninject(input, {
+      settings: loaded.settings,
+      config: loaded.config,
+      meshConfig: loaded.meshConfig,
+      revision: sources.revision,
+      nativeSidecar,
+      warn: (message) => process.stderr.write(message),
+    });
+  } catch (e) {
+    throw documentFailure(e, opts.filename);
+  }
+  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message));
+}
+
+const HELP = `
+Works from what the injection recorded in each pod: the sidecar.istio.io/status annotation names the
+containers, init containers, volumes and image pull secrets it added; the proxy's
+ISTIO_KUBE_APP_PROBERS and ISTIO_PROMETHEUS_ANNOTATIONS hold the app's probes and scrape annotations
+as they were; proxy.istio.io/overrides holds the user's own istio-proxy settings. Labels, annotations
+and pod fields the templates derived (security.istio.io/tlsMode, istio.io/rev, ...) are removed where
+injecting without them writes them again, so kube-inject of the result gives the input back. A
+workload whose record is unreadable or incomplete is refused with the reason; workloads that were not
+injected and other documents are copied through.
+
+Examples:
+  meshinject uninject -f injected.yaml -o app.yaml
+  kubectl get deploy web -o yaml | meshinject uninject -f - --diff
+`;
+
+export function uninjectCommand(): Command {
+  return addInjectorOptions(
+    new Command("uninject")
+      .description("remove the Istio sidecar from injected workloads: the inverse of kube-inject")
+      .requiredOption("-f, --filename <file>", "input YAML; - reads standard input (required)"),
+    "the workloads were injected with",
+  )
+    .option("--native-sidecars <on|off|auto>", "whether they were injected as native sidecars", "auto")
+    .option("--diff", "print a unified diff per changed document instead of the whole output")
+    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .addHelpText("after", HELP)
+    .action(runUninject);
+}

@@ -1,0 +1,358 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+import fc from "fast-check";
+import { loadInjectorConfig } from "../index.js";
+import { marshalTyped } from "../kube/typed.js";
+import { readYaml } from "../kube/yaml.js";
+import { DocumentError, injectObject, type KubeInjectOptions, kubeInject } from "./kube-inject.js";
+import { kubeUninject, UninjectError, uninjectObject } from "./uninject.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read YAML-shaped output freely
+type Obj = Record<string, any>;
+
+const injector = loadInjectorConfig();
+
+function options(nativeSidecar = false, warnings: string[] = []): KubeInjectOptions {
+  return {
+    settings: injector.settings,
+    config: injector.config,
+    meshConfig: injector.meshConfig,
+    revision: "",
+    nativeSidecar,
+    warn: (w) => warnings.push(w),
+  };
+}
+
+const typed = (o: Obj): Obj => marshalTyped(o, String(o.kind)) as Obj;
+
+function roundTrip(obj: Obj, nativeSidecar = false): { injected: Obj; back: Obj } {
+  const injected = typed(injectObject(structuredClone(obj), options(nativeSidecar)));
+  return { injected, back: uninjectObject(injected, options(nativeSidecar)) };
+}
+
+function deployment(pod: Obj, name = "web"): Obj {
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name, namespace: "shop" },
+    spec: { selector: { matchLabels: { app: name } }, template: pod },
+  };
+}
+
+describe("uninject", () => {
+  test("gives back the curl example's Deployment", () => {
+    const docs = readFileSync(new URL("../../examples/curl.yaml", import.meta.url), "utf8").split(/^---$/m);
+    const curl = readYaml(docs[2] as string) as Obj;
+    const { injected, back } = roundTrip(curl);
+    assert.ok(injected.spec.template.spec.containers.some((c: Obj) => c.name === "istio-proxy"));
+    assert.deepEqual(back, typed(curl));
+  });
+
+  test("restores HTTP (named port, HTTPS, headers), TCP and gRPC probes and lifecycle hooks", () => {
+    const pod = {
+      metadata: { labels: { app: "web" } },
+      spec: {
+        containers: [
+          {
+            name: "app",
+            image: "app:1",
+            ports: [{ name: "http", containerPort: 8080 }, { containerPort: 9090 }],
+            readinessProbe: {
+              httpGet: { path: "/ready", port: "http", scheme: "HTTPS", httpHeaders: [{ name: "X", value: "y" }] },
+              periodSeconds: 3,
+            },
+            livenessProbe: { tcpSocket: { port: 9090 }, timeoutSeconds: 4 },
+            startupProbe: { grpc: { port: 9091, service: "health" }, failureThreshold: 30 },
+            lifecycle: { preStop: { httpGet: { path: "/stop", port: 9090 } } },
+          },
+        ],
+      },
+    };
+    const { injected, back } = roundTrip(deployment(pod));
+    const app = injected.spec.template.spec.containers.find((c: Obj) => c.name === "app");
+    assert.equal(app.readinessProbe.httpGet.path, "/app-health/app/readyz");
+    assert.equal(app.livenessProbe.tcpSocket, undefined);
+    assert.deepEqual(back, typed(deployment(pod)));
+  });
+
+  test("a probe given as a number that a named port has comes back as the name (the same port)", () => {
+    const pod = {
+      metadata: {},
+      spec: {
+        containers: [
+          {
+            name: "app",
+            image: "app:1",
+            ports: [{ name: "http", containerPort: 8080 }],
+            readinessProbe: { httpGet: { path: "/ready", port: 8080 } },
+          },
+        ],
+      },
+    };
+    const { back } = roundTrip(deployment(pod));
+    assert.equal(back.spec.template.spec.containers[0].readinessProbe.httpGet.port, "http");
+  });
+
+  test("restores the app's own Prometheus annotations, and removes those the merge added", () => {
+    const own = { "prometheus.io/scrape": "true", "prometheus.io/port": "9000", "prometheus.io/path": "/m" };
+    const pod = { metadata: { annotations: own }, spec: { containers: [{ name: "app", image: "app:1" }] } };
+    const { injected, back } = roundTrip(deployment(pod));
+    assert.equal(injected.spec.template.metadata.annotations["prometheus.io/port"], "15020");
+    assert.deepEqual(back.spec.template.metadata.annotations, own);
+    const plain = { metadata: {}, spec: { containers: [{ name: "app", image: "app:1" }] } };
+    assert.deepEqual(roundTrip(deployment(plain)).back, typed(deployment(plain)));
+  });
+
+  test("puts the user's istio-proxy settings back as they were written (image: auto)", () => {
+    const proxy = { name: "istio-proxy", image: "auto", resources: { limits: { cpu: "2" } } };
+    const pod = { metadata: {}, spec: { containers: [{ name: "app", image: "app:1" }, proxy] } };
+    for (const native of [false, true]) {
+      const { injected, back } = roundTrip(deployment(pod), native);
+      const list = native ? injected.spec.template.spec.initContainers : injected.spec.template.spec.containers;
+      assert.ok(
+        list.some((c: Obj) => c.name === "istio-proxy" && c.image !== "auto"),
+        `native ${native}`,
+      );
+      assert.deepEqual(back, typed(deployment(pod)), `native ${native}`);
+    }
+  });
+
+  test("keeps labels and annotations the user set to other values than injection derives", () => {
+    const pod = {
+      metadata: {
+        labels: { app: "web", "service.istio.io/canonical-name": "shop-web", "security.istio.io/tlsMode": "disabled" },
+        annotations: { "kubectl.kubernetes.io/default-container": "sidecar-app", "sidecar.istio.io/proxyCPU": "200m" },
+      },
+      spec: {
+        containers: [
+          { name: "app", image: "app:1" },
+          { name: "sidecar-app", image: "helper:1" },
+        ],
+      },
+    };
+    assert.deepEqual(roundTrip(deployment(pod)).back, typed(deployment(pod)));
+  });
+
+  test("Pods, CronJobs and Lists; other documents and workloads that were not injected pass through", () => {
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "a", image: "a" }] },
+    };
+    assert.deepEqual(roundTrip(pod).back, typed(pod));
+    const cron = {
+      apiVersion: "batch/v1",
+      kind: "CronJob",
+      metadata: { name: "c" },
+      spec: {
+        schedule: "* * * * *",
+        jobTemplate: { spec: { template: { spec: { containers: [{ name: "a", image: "a" }] } } } },
+      },
+    };
+    assert.deepEqual(roundTrip(cron).back, typed(cron));
+    const yaml = `apiVersion: v1\nkind: List\nitems:\n- ${JSON.stringify(pod)}\n- {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}}\n`;
+    const back = readYaml(kubeUninject(kubeInject(yaml, options()), options()).split("---\n")[0] as string) as Obj;
+    assert.deepEqual(back.items[0], typed(pod));
+    assert.deepEqual(back.items[1], { apiVersion: "v1", kind: "Service", metadata: { name: "s" } });
+    const service = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s # kept verbatim\n";
+    assert.equal(kubeUninject(service, options()), `${service}---\n`);
+    assert.equal(
+      kubeUninject(
+        `apiVersion: v1\nkind: Pod\n${"metadata: {name: p}"}\nspec: {containers: [{name: a}]}\n`,
+        options(),
+      ).includes("name: a"),
+      true,
+    );
+  });
+
+  test("warns about an istio-proxy container without an injection record, and leaves it", () => {
+    const warnings: string[] = [];
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p" },
+      spec: { containers: [{ name: "istio-proxy", image: "x" }] },
+    };
+    assert.equal(uninjectObject(pod, options(false, warnings)), pod);
+    assert.match(
+      warnings.join(""),
+      /Pod "p" has an istio-proxy container but no sidecar\.istio\.io\/status annotation/,
+    );
+  });
+
+  test("refuses, naming the document and the reason, what it cannot undo safely", () => {
+    const injected = typed(
+      injectObject(
+        deployment({
+          metadata: {},
+          spec: { containers: [{ name: "app", image: "a", readinessProbe: { httpGet: { port: 80 } } }] },
+        }),
+        options(),
+      ),
+    );
+    const annotations = injected.spec.template.metadata.annotations;
+    const proxyOf = (o: Obj) => o.spec.template.spec.containers.find((c: Obj) => c.name === "istio-proxy");
+
+    const badStatus = structuredClone(injected);
+    badStatus.spec.template.metadata.annotations = { ...annotations, "sidecar.istio.io/status": "{not json" };
+    assert.throws(
+      () => uninjectObject(badStatus, options()),
+      (e: Error) =>
+        e instanceof UninjectError &&
+        /Deployment "web": annotation sidecar.istio.io\/status is not a JSON object/.test(e.message),
+    );
+
+    const noProbers = structuredClone(injected);
+    proxyOf(noProbers).env = proxyOf(noProbers).env.filter((e: Obj) => e.name !== "ISTIO_KUBE_APP_PROBERS");
+    assert.throws(
+      () => uninjectObject(noProbers, options()),
+      /containers\["app"\]\.readinessProbe points at the agent \(\/app-health\/app\/readyz\) but ISTIO_KUBE_APP_PROBERS has no entry for it/,
+    );
+
+    const badProbers = structuredClone(injected);
+    for (const e of proxyOf(badProbers).env) if (e.name === "ISTIO_KUBE_APP_PROBERS") e.value = "[1]";
+    assert.throws(() => uninjectObject(badProbers, options()), /ISTIO_KUBE_APP_PROBERS of istio-proxy does not decode/);
+
+    const text = `apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n${JSON.stringify(badStatus)}\n`;
+    assert.throws(
+      () => kubeUninject(text, options()),
+      (e: Error) => e instanceof DocumentError && /^document 2: Deployment "web": annotation/.test(e.message),
+    );
+  });
+});
+
+// Generated workloads: whatever the pod holds, uninject(inject(x)) is x written as Kubernetes types
+// it, and injecting the result again gives the same injected workload.
+const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/);
+const port = fc.integer({ min: 1, max: 65000 });
+const handler = (ports: Obj[]) => {
+  const named = ports.filter((p) => p.name).map((p) => p.name as string);
+  // A number that a named port has comes back as the name (see the test above): numbers avoid them.
+  const namedNumbers = new Set(ports.filter((p) => p.name).map((p) => p.containerPort as number));
+  const number = port.filter((p) => !namedNumbers.has(p));
+  const portRef = named.length > 0 ? fc.oneof(number, fc.constantFrom(...named)) : number;
+  return fc.oneof(
+    fc.record({
+      httpGet: fc.record(
+        {
+          path: fc.constantFrom("/", "/healthz", "/ready?x=1"),
+          port: portRef,
+          scheme: fc.constantFrom("HTTP", "HTTPS"),
+        },
+        { requiredKeys: ["port"] },
+      ),
+    }),
+    fc.record({ tcpSocket: fc.record({ port: portRef }) }),
+    fc.record({ grpc: fc.record({ port, service: fc.constantFrom("", "health") }, { requiredKeys: ["port"] }) }),
+    fc.record({ exec: fc.record({ command: fc.constant(["cat", "/tmp/ok"]) }) }),
+  );
+};
+const probe = (ports: Obj[]) =>
+  fc
+    .tuple(
+      handler(ports),
+      fc.record(
+        { periodSeconds: fc.integer({ min: 1, max: 60 }), timeoutSeconds: fc.integer({ min: 1, max: 9 }) },
+        { requiredKeys: [] },
+      ),
+    )
+    .map(([h, rest]) => ({ ...h, ...rest }));
+const container = (cname: string) =>
+  fc
+    .uniqueArray(
+      fc.record({
+        name: fc.option(fc.constantFrom("http", "grpc", "metrics"), { nil: undefined }),
+        containerPort: port,
+      }),
+      { selector: (p) => p.containerPort, maxLength: 3 },
+    )
+    .map((ports) => {
+      // Port names are unique in a container: a repeated name is dropped.
+      const seen = new Set<string>();
+      return ports.map((p) => {
+        if (p.name === undefined || seen.has(p.name)) return { containerPort: p.containerPort };
+        seen.add(p.name);
+        return p;
+      });
+    })
+    .chain((ports) =>
+      fc.record(
+        {
+          name: fc.constant(cname),
+          image: fc.constantFrom("app:1", "registry.example/app@sha256:0123"),
+          ports: fc.constant(ports),
+          readinessProbe: probe(ports),
+          livenessProbe: probe(ports),
+          startupProbe: probe(ports),
+        },
+        { requiredKeys: ["name", "image", "ports"] },
+      ),
+    );
+const podTemplate = fc
+  .uniqueArray(name, { minLength: 1, maxLength: 3 })
+  .filter((names) => !names.some((n) => n.startsWith("istio")))
+  .chain((names) =>
+    fc.record({
+      metadata: fc.record(
+        {
+          labels: fc.dictionary(fc.constantFrom("app", "version", "tier", "app.kubernetes.io/name"), name, {
+            maxKeys: 3,
+          }),
+          annotations: fc.dictionary(
+            fc.constantFrom(
+              "prometheus.io/scrape",
+              "prometheus.io/port",
+              "prometheus.io/path",
+              "team",
+              "sidecar.istio.io/proxyCPU",
+            ),
+            fc.constantFrom("true", "false", "9090", "/metrics", "100m", "payments"),
+            { maxKeys: 3 },
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+      spec: fc.record(
+        {
+          containers: fc.tuple(...names.map(container)),
+          serviceAccountName: name,
+          terminationGracePeriodSeconds: fc.integer({ min: 0, max: 60 }),
+        },
+        { requiredKeys: ["containers"] },
+      ),
+    }),
+  )
+  .filter((pod) => {
+    // Annotation values must be valid for the annotation (injection refuses the others).
+    const a = (pod.metadata.annotations ?? {}) as Record<string, string>;
+    const cpu = a["sidecar.istio.io/proxyCPU"];
+    return cpu === undefined || cpu === "100m";
+  });
+const workload = fc
+  .tuple(podTemplate, fc.constantFrom("Deployment", "Pod", "StatefulSet", "Job"), fc.boolean())
+  .map(([pod, kind, native]) => {
+    const obj: Obj =
+      kind === "Pod"
+        ? { apiVersion: "v1", kind, metadata: { ...pod.metadata, name: "w" }, spec: pod.spec }
+        : {
+            apiVersion: kind === "Job" ? "batch/v1" : "apps/v1",
+            kind,
+            metadata: { name: "w" },
+            spec: { template: pod },
+          };
+    return { obj, native };
+  });
+
+test("uninject(inject(x)) is x for generated workloads (fast-check, seed 15)", () => {
+  fc.assert(
+    fc.property(workload, ({ obj, native }) => {
+      const injected = typed(injectObject(structuredClone(obj), options(native)));
+      const back = uninjectObject(injected, options(native));
+      assert.deepEqual(back, typed(obj));
+      assert.deepEqual(typed(injectObject(structuredClone(back), options(native))), injected);
+    }),
+    { seed: 15, numRuns: 150 },
+  );
+});

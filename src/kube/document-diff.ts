@@ -1,0 +1,77 @@
+/**
+ * A unified diff per document between a YAML stream and what a command made of it (kube-inject,
+ * uninject): documents are paired in order, workloads compared as Kubernetes writes them (so the
+ * diff shows what changed, not how the input was laid out), unchanged ones left out, and each
+ * diff's header names the document (`FILE document N (Kind "name")`). Pure; the diff is jsdiff's.
+ */
+
+import { createTwoFilesPatch } from "diff";
+import { splitYamlStream } from "./stream.js";
+import { marshalTyped } from "./typed.js";
+import { describeObject, isInjectable } from "./workloads.js";
+import { readYaml, writeYaml } from "./yaml.js";
+
+function typedDoc(doc: unknown): unknown {
+  if (typeof doc !== "object" || doc === null || !isInjectable(doc)) return doc;
+  const o = doc as Record<string, unknown>;
+  if (o.kind !== "List") return marshalTyped(o, String(o.kind));
+  return marshalTyped({ ...o, items: Array.isArray(o.items) ? o.items.map(typedDoc) : o.items }, "List");
+}
+
+/**
+ * A workload document as kube-inject writes one (typed: fields in the API's order, empty ones
+ * dropped), so that a diff against the output shows what changed rather than how it is laid out;
+ * other documents, and those that do not read, as they are.
+ */
+export function asWritten(raw: string): string {
+  try {
+    const doc = readYaml(raw);
+    return typeof doc === "object" && doc !== null && isInjectable(doc) ? writeYaml(typedDoc(doc)) : raw;
+  } catch {
+    return raw;
+  }
+}
+
+function describeRaw(raw: string): string {
+  try {
+    const doc = readYaml(raw);
+    return typeof doc === "object" && doc !== null && "kind" in doc ? ` (${describeObject(doc)})` : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The unified diffs of the documents that differ, concatenated ("" when none does). `output` must
+ * hold one document for each of `input`'s, in the same order, as kube-inject writes them.
+ */
+export function documentDiffs(name: string, input: string, output: string, context = 3): string {
+  const before = splitYamlStream(input);
+  const after = splitYamlStream(output);
+  let out = "";
+  for (let i = 0; i < Math.max(before.length, after.length); i++) {
+    const a = asWritten(before[i] ?? "");
+    const b = after[i] ?? "";
+    if (a === b) continue;
+    const what = `document ${i + 1}${describeRaw(b || a)}`;
+    out += createTwoFilesPatch(`a/${name}`, `b/${name}`, a, b, what, what, {
+      context,
+      headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
+    });
+  }
+  return out;
+}
+
+/** ANSI colours for a terminal: removed lines red, added green, hunk headers cyan, file headers bold. */
+export function colourDiff(diff: string): string {
+  return diff
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith("---") || line.startsWith("+++")) return `\u001b[1m${line}\u001b[0m`;
+      if (line.startsWith("@@")) return `\u001b[36m${line}\u001b[0m`;
+      if (line.startsWith("-")) return `\u001b[31m${line}\u001b[0m`;
+      if (line.startsWith("+")) return `\u001b[32m${line}\u001b[0m`;
+      return line;
+    })
+    .join("\n");
+}
