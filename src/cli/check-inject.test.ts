@@ -347,9 +347,13 @@ describe("meshinject check-inject", () => {
       "--namespace-file",
       "--webhook-config",
       "--injectConfigFile",
+      "-l, --selector",
+      "-o, --output",
+      "--kubeconfig",
     ]) {
       assert.equal(text.match(new RegExp(`^ +${flag}\\b`, "gm"))?.length, 1, `${flag} not listed once:\n${text}`);
     }
-    assert.match(text, /^Examples:\n {2}meshinject check-inject -f app\.yaml/m);
+    assert.match(text, /^Examples:\n {2}meshinject check-inject deployment\/web -n shop\n/m);
+    assert.match(text, /^ {2}meshinject check-inject -f app\.yaml/m);
   });
 });

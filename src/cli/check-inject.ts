@@ -7,6 +7,7 @@
  * are not given, and says so. Errors are printed as `meshinject: MESSAGE` (exit code 1), one line.
  */
 import { Command, Option } from "commander";
+import { ClusterError } from "../cluster/client.js";
 import { ConfigError, parseInjectorConfig } from "../inject/config.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { configMapKey } from "../inject/injector.js";
@@ -21,6 +22,7 @@ import {
 } from "../webhook/check-inject-inputs.js";
 import { CheckInjectError, checkInjectReport } from "../webhook/check-inject-report.js";
 import { WebhookConfigError, webhookConfiguration } from "../webhook/webhook-config.js";
+import { LiveInputError, readLiveInputs } from "./check-inject-live.js";
 import {
   filenameOption,
   inputName,
@@ -31,13 +33,21 @@ import {
 } from "./manifest-command.js";
 
 const isUserError = (e: unknown) =>
+  e instanceof ClusterError ||
+  e instanceof LiveInputError ||
   e instanceof CheckInjectError ||
   e instanceof CheckInjectInputError ||
   e instanceof ConfigError ||
   e instanceof WebhookConfigError;
 
 interface CheckInjectCliOptions {
-  filename: string;
+  filename?: string;
+  selector?: string;
+  output: string;
+  istioNamespace?: string;
+  kubeconfig?: string;
+  context?: string;
+  requestTimeout?: string;
   namespace: string;
   namespaceLabels?: string[];
   namespaceFile?: string;
@@ -45,11 +55,30 @@ interface CheckInjectCliOptions {
   injectConfigFile?: string;
 }
 
-/** The shared `-f` option, described for this command (the manifest need not be injected). */
+/** The shared `-f` option, described for this command (the manifest need not be injected; a live object may stand instead). */
 function manifestOption(): Option {
   const option = filenameOption();
-  option.description = "Kubernetes YAML with the workloads to check; - reads standard input (required)";
+  option.description = "Kubernetes YAML with the workloads to check; - reads standard input (or name a live object)";
+  option.mandatory = false;
   return option;
+}
+
+/** What to check: a manifest (-f) or live objects (KIND/NAME, or -l), never both. */
+function inputMode(resource: string | undefined, opts: CheckInjectCliOptions): "file" | "live" {
+  const given = [opts.filename !== undefined, resource !== undefined, opts.selector !== undefined].filter(
+    Boolean,
+  ).length;
+  if (given !== 1) {
+    throw new LiveInputError(
+      given === 0
+        ? "name what to check: -f FILE, a live object (deployment/web), or -l SELECTOR for live pods"
+        : "give one of -f FILE, a live object (KIND/NAME) or -l SELECTOR",
+    );
+  }
+  if (opts.output !== "text" && opts.output !== "json") {
+    throw new LiveInputError(`-o must be text or json, got ${JSON.stringify(opts.output)}`);
+  }
+  return opts.filename !== undefined ? "file" : "live";
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -78,7 +107,15 @@ The API server's kubernetes.io/metadata.name label is added to the namespace's l
 Assumed defaults are noted at the top of the output. Errors name the document (Kind "name") and the
 cause, and exit with code 1.
 
+Live: name an object (deployment/web, pod/web-1, statefulset/db, ...) or -l SELECTOR (pods) instead
+of -f, with -n, and the workload, its namespace, the installed MutatingWebhookConfigurations and the
+injector config (ConfigMap istio-sidecar-injector in -i, default istio-system) are read from the
+cluster of the kube context (--kubeconfig, --context), as istioctl x check-inject does; files given
+with --webhook-config or --injectConfigFile still win. -o json prints the same findings as data.
+
 Examples:
+  meshinject check-inject deployment/web -n shop
+  meshinject check-inject -l app=web -n shop -o json
   meshinject check-inject -f app.yaml -n shop --namespace-labels istio-injection=enabled
   kubectl get ns shop -o yaml > ns.yaml
   kubectl get mutatingwebhookconfigurations -o yaml > mwc.yaml
@@ -93,8 +130,18 @@ export function checkInjectCommand(io: ManifestCommandIO = PROCESS_IO): Command 
     .description(
       "explain whether each workload's pods are injected: webhook selectors (istioctl x check-inject) and the injector's decision",
     )
+    .argument("[resource]", "a live object to check, KIND/NAME (deployment/web, pod/web-1, statefulset/db, ...)")
     .addOption(manifestOption())
     .addOption(namespaceOption())
+    .option("-l, --selector <k=v,...>", "check the live pods this label selector matches in the namespace")
+    .option("-o, --output <format>", "text (default) or json", "text")
+    .option(
+      "-i, --istioNamespace <ns>",
+      "the cluster's Istio namespace, for the injector config (default istio-system)",
+    )
+    .option("--kubeconfig <file>", "kubeconfig for live objects (default: $KUBECONFIG, ~/.kube/config, or in-cluster)")
+    .option("--context <name>", "kubeconfig context for live objects (default: the current one)")
+    .option("--request-timeout <seconds>", "how long one request to the API server may take (default 15)")
     .addOption(
       new Option(
         "--namespace-labels <k=v,...>",
@@ -113,13 +160,31 @@ export function checkInjectCommand(io: ManifestCommandIO = PROCESS_IO): Command 
       "injector config: the `config` key of istio-sidecar-injector, or the ConfigMap (default: built-in)",
     )
     .addHelpText("after", HELP)
-    .action((opts: CheckInjectCliOptions, command: Command) =>
+    .action((resource: string | undefined, opts: CheckInjectCliOptions, command: Command) =>
       runManifestCommand(io, isUserError, async () => {
+        const mode = inputMode(resource, opts);
         const notes: string[] = [];
+        const live =
+          mode === "live"
+            ? await readLiveInputs({
+                resource,
+                selector: opts.selector,
+                namespace: opts.namespace,
+                istioNamespace: opts.istioNamespace ?? "istio-system",
+                readWebhooks: opts.webhookConfig === undefined,
+                readInjectorConfig: opts.injectConfigFile === undefined,
+                kubeconfig: opts.kubeconfig,
+                context: opts.context,
+                timeoutMs: opts.requestTimeout === undefined ? undefined : Number(opts.requestTimeout) * 1000,
+              })
+            : undefined;
+        if (live !== undefined) notes.push(...live.notes);
 
         const namespaces: NamespaceLabelSource = {};
         let namespace = opts.namespace;
-        if (opts.namespaceFile !== undefined) {
+        if (live !== undefined) {
+          namespaces.byName = parseNamespaces(live.namespaces.map((n) => JSON.stringify(n)).join("\n---\n"), "cluster");
+        } else if (opts.namespaceFile !== undefined) {
           const file = opts.namespaceFile;
           namespaces.byName = parseNamespaces(await io.readInput(file), inputName(file));
           const only = namespaces.byName.size === 1 ? [...namespaces.byName.keys()][0] : undefined;
@@ -130,7 +195,7 @@ export function checkInjectCommand(io: ManifestCommandIO = PROCESS_IO): Command 
           for (const text of opts.namespaceLabels) Object.assign(extra, parseLabelPairs(text, "--namespace-labels"));
           namespaces.extra = extra as Labels;
         }
-        if (opts.namespaceFile === undefined && opts.namespaceLabels === undefined) {
+        if (live === undefined && opts.namespaceFile === undefined && opts.namespaceLabels === undefined) {
           notes.push(
             `namespace labels: none given, only ${NAMESPACE_NAME_LABEL} (the API server's); pass --namespace-labels or --namespace-file`,
           );
@@ -142,6 +207,8 @@ export function checkInjectCommand(io: ManifestCommandIO = PROCESS_IO): Command 
           for (const file of opts.webhookConfig) {
             webhookConfigs.push(...parseWebhookConfigurations(await io.readInput(file), inputName(file)));
           }
+        } else if (live?.webhookConfigs !== undefined) {
+          webhookConfigs = live.webhookConfigs;
         } else {
           const generated = webhookConfiguration();
           webhookConfigs = [generated];
@@ -156,14 +223,17 @@ export function checkInjectCommand(io: ManifestCommandIO = PROCESS_IO): Command 
         if (opts.injectConfigFile !== undefined) {
           configName = inputName(opts.injectConfigFile);
           configText = configMapKey(await io.readInput(opts.injectConfigFile), "config", configName);
-        } else {
+        } else if (live?.injectorConfig !== undefined) {
+          configText = live.injectorConfig;
+          configName = `ConfigMap ${opts.istioNamespace ?? "istio-system"}/istio-sidecar-injector`;
+        } else if (live === undefined) {
           notes.push("injector config: the built-in default; pass --injectConfigFile with the installed one");
         }
         const config = parseInjectorConfig(configText, configName);
 
-        const input = await io.readInput(opts.filename);
+        const input = live?.input ?? (await io.readInput(opts.filename as string));
         const report = checkInjectReport(input, {
-          source: inputName(opts.filename),
+          source: live !== undefined ? "cluster" : inputName(opts.filename as string),
           namespace,
           namespaces,
           webhookConfigs,
@@ -175,7 +245,8 @@ export function checkInjectCommand(io: ManifestCommandIO = PROCESS_IO): Command 
           notes,
         });
         for (const warning of report.warnings) io.stderr(`meshinject: warning: ${warning}\n`);
-        io.stdout(report.text);
+        if (opts.output === "json") io.stdout(`${JSON.stringify({ notes, workloads: report.workloads }, null, 2)}\n`);
+        else io.stdout(report.text);
       }),
     );
 }

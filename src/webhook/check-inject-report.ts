@@ -25,7 +25,7 @@ import {
   stringLabels,
 } from "./check-inject-inputs.js";
 import { checkInjectTable } from "./check-inject-table.js";
-import { checkInject, selectorMatches } from "./webhook-match.js";
+import { type CheckInjectResult, checkInject, selectorMatches } from "./webhook-match.js";
 
 /** An error for the user: one line naming the input, the document and the cause. */
 export class CheckInjectError extends Error {
@@ -49,6 +49,8 @@ export interface CheckInjectOptions {
 
 export interface CheckInjectReport {
   text: string;
+  /** The same, as data: one entry per workload, in input order. */
+  workloads: WorkloadCheck[];
   /** Injector warnings (an invalid inject value, a bad selector), each naming the document. */
   warnings: string[];
 }
@@ -115,52 +117,88 @@ function labelList(labels: Labels): string {
 
 const calledName = (c: CalledWebhook) => `${c.webhook} (${c.configuration})`;
 
-/** The report's lines for one workload. */
-function workloadLines(
+/** What the report finds for one workload: the data behind its lines (and `-o json`). */
+export interface WorkloadCheck {
+  /** `Kind namespace/name`. */
+  workload: string;
+  namespace: string;
+  namespaceLabels: Labels;
+  podLabels: Labels;
+  /** istioctl x check-inject's rows, one per Istio webhook configuration. */
+  webhookConfigurations: CheckInjectResult[];
+  /** The webhooks the API server calls for the pod. */
+  webhooksCalled: CalledWebhook[];
+  /** The injector's own decision once called. */
+  injector: { inject: boolean; reason: string; alreadyInjected: boolean };
+  verdict: { injected: boolean; reason: string };
+}
+
+/** The check of one workload. */
+function checkWorkload(
   obj: Json,
   metadata: Json,
   spec: Json,
   where: string,
+  workload: string,
   options: CheckInjectOptions,
   warnings: string[],
-): string[] {
+): WorkloadCheck {
   const namespace = podNamespace(obj, metadata, options.namespace);
   const metadataPath = podPathsOf(String(obj.kind)).metadata;
   const podLabels = stringLabels(metadata.labels, `${metadataPath}.labels`);
   const annotations = stringLabels(metadata.annotations, `${metadataPath}.annotations`);
   const nsLabels = namespaceLabels(options.namespaces, namespace);
-
-  const lines = [`namespace labels: ${labelList(nsLabels)}`, `pod labels: ${labelList(podLabels)}`];
-  lines.push(...checkInjectTable(checkInject(options.webhookConfigs, podLabels, nsLabels)));
-
   const called = calledWebhooks(options.webhookConfigs, nsLabels, podLabels);
+  const decision = injectionDecision(
+    { metadata: { namespace, labels: podLabels, annotations }, spec: { hostNetwork: spec.hostNetwork === true } },
+    options.policy,
+  );
+  for (const w of decision.warnings) warnings.push(`${where}: ${w}`);
+  let verdict: WorkloadCheck["verdict"];
+  if (called.length === 0) {
+    verdict = { injected: false, reason: "no injection webhook is called for the pod, so the injector never sees it" };
+  } else if (!decision.inject) {
+    verdict = {
+      injected: false,
+      reason: `${called.map((c) => c.webhook).join(", ")} calls the injector, which skips the pod`,
+    };
+  } else {
+    verdict = { injected: true, reason: `injected by ${called.map(calledName).join(", ")}` };
+  }
+  return {
+    workload,
+    namespace,
+    namespaceLabels: nsLabels,
+    podLabels,
+    webhookConfigurations: checkInject(options.webhookConfigs, podLabels, nsLabels),
+    webhooksCalled: called,
+    injector: { inject: decision.inject, reason: decision.reason, alreadyInjected: decision.alreadyInjected === true },
+    verdict,
+  };
+}
+
+/** The report's lines for one workload. */
+function workloadLines(check: WorkloadCheck): string[] {
+  const called = check.webhooksCalled;
+  const lines = [
+    `# ${check.workload}`,
+    `namespace labels: ${labelList(check.namespaceLabels)}`,
+    `pod labels: ${labelList(check.podLabels)}`,
+  ];
+  lines.push(...checkInjectTable(check.webhookConfigurations));
   lines.push(`webhooks called: ${called.length === 0 ? "none" : called.map(calledName).join(", ")}`);
   if (called.length > 1) {
     lines.push(
       `warning: ${called.length} webhooks are called for the pod: each sends it to an injector in turn, which can lead to errors`,
     );
   }
-
-  const decision = injectionDecision(
-    { metadata: { namespace, labels: podLabels, annotations }, spec: { hostNetwork: spec.hostNetwork === true } },
-    options.policy,
-  );
-  for (const w of decision.warnings) warnings.push(`${where}: ${w}`);
   const ifCalled = called.length === 0 ? " (if it were called)" : "";
-  lines.push(`injector: ${decision.inject ? "injected" : "not injected"}: ${decision.reason}${ifCalled}`);
-  if (decision.alreadyInjected && decision.inject && called.length > 0) {
+  lines.push(`injector: ${check.injector.inject ? "injected" : "not injected"}: ${check.injector.reason}${ifCalled}`);
+  if (check.injector.alreadyInjected && check.injector.inject && called.length > 0) {
     lines.push("note: the pod already carries sidecar.istio.io/status; the injector injects it again");
   }
-
-  if (called.length === 0) {
-    lines.push("verdict: not injected: no injection webhook is called for the pod, so the injector never sees it");
-  } else if (!decision.inject) {
-    lines.push(
-      `verdict: not injected: ${called.map((c) => c.webhook).join(", ")} calls the injector, which skips the pod`,
-    );
-  } else {
-    lines.push(`verdict: injected by ${called.map(calledName).join(", ")}`);
-  }
+  if (check.verdict.injected) lines.push(`verdict: ${check.verdict.reason}`);
+  else lines.push(`verdict: not injected: ${check.verdict.reason}`);
   return lines;
 }
 
@@ -170,7 +208,7 @@ function workloadLines(
  * the Namespace objects given do not include; also when the input holds no workload.
  */
 export function checkInjectReport(input: string, options: CheckInjectOptions): CheckInjectReport {
-  const sections: string[][] = [];
+  const checks: WorkloadCheck[] = [];
   const warnings: string[] = [];
   const workloads = forEachWorkload(
     input,
@@ -180,12 +218,12 @@ export function checkInjectReport(input: string, options: CheckInjectOptions): C
       isDocumentError: (e) => e instanceof CheckInjectInputError || e instanceof PolicyInputError,
     },
     ({ obj, pod, where }) => {
-      const header = `# ${workloadHeader(obj, pod, options.namespace)}`;
-      sections.push([header, ...workloadLines(obj, pod.metadata, pod.spec, where, options, warnings)]);
+      const workload = workloadHeader(obj, pod, options.namespace);
+      checks.push(checkWorkload(obj, pod.metadata, pod.spec, where, workload, options, warnings));
     },
   );
   if (workloads === 0) throw new CheckInjectError(nothingInjectedMessage(options.source, 0, []));
   const notes = (options.notes ?? []).map((n) => `# ${n}`);
-  const body = sections.map((lines) => lines.join("\n")).join("\n\n");
-  return { text: `${notes.length > 0 ? `${notes.join("\n")}\n\n` : ""}${body}\n`, warnings };
+  const body = checks.map((check) => workloadLines(check).join("\n")).join("\n\n");
+  return { text: `${notes.length > 0 ? `${notes.join("\n")}\n\n` : ""}${body}\n`, workloads: checks, warnings };
 }
