@@ -1,6 +1,6 @@
 /**
- * Timing helpers shared by the benchmarks: a time-based warm-up (so V8 has optimised the code and we
- * report the steady state), a run count sized to a time budget, the mean time of N runs, and
+ * Timing helpers shared by the benchmarks: a warm-up by run count (so V8 has optimised the code and
+ * we report the steady state), a single timed call (the cold cost), a run count sized to a time budget, the mean time of N runs, and
  * number formatting for the tables.
  */
 
@@ -20,13 +20,23 @@ export function timeRuns(run: () => unknown, n: number): number {
   return Number(process.hrtime.bigint() - start) / n;
 }
 
+/** Warm-up runs before any measurement: by count, not time, so a slow machine warms up as much. */
+export const WARM_UP_RUNS = 2_000;
+
 /**
- * Runs until V8 has had time to optimise (at least `warmUpNs` and 200 runs): we report the steady
- * state, not the first, interpreted runs.
+ * Runs `runs` times so that V8 has optimised the code (a count, not a time: a time-based warm-up is
+ * too short on a slow or busy machine and reports a figure several times the steady state): we
+ * report the steady state, not the first, interpreted runs.
  */
-export function warmUp(run: () => unknown, warmUpNs = 400_000_000n): void {
+export function warmUp(run: () => unknown, runs = WARM_UP_RUNS): void {
+  for (let i = 0; i < runs; i++) run();
+}
+
+/** The time of one call, in nanoseconds: for a first (cold) call, before any warm-up. */
+export function timeOnce(run: () => unknown): number {
   const start = process.hrtime.bigint();
-  for (let i = 0; i < 200 || process.hrtime.bigint() - start < warmUpNs; i++) run();
+  run();
+  return Number(process.hrtime.bigint() - start);
 }
 
 /** Nanoseconds with thousands separators (one decimal below 100). */
