@@ -8,8 +8,8 @@
  */
 
 import { parse as parseYAML } from "yaml";
+import { parseBool, parseUint64, quote } from "../go/strconv.js";
 import { valueKind } from "../kube/value-kind.js";
-import { parseBool, parseUint64, quote } from "../template/strconv.js";
 import { parsePrefixError } from "./annotations-netip.js";
 import { quantityError } from "./annotations-quantity.js";
 

@@ -4,10 +4,10 @@
  * probe rewriting, status annotation, container order). Both kube-inject and the webhook call this.
  */
 
+import { parseBool } from "../go/strconv.js";
 import { marshalTyped, TypedDecodeError } from "../kube/typed.js";
 import { type MeshConfig, meshConfigView, type ProxyConfig, proxyConfigView } from "../mesh/index.js";
 import { type GoValue, type Template, TemplateError } from "../template/index.js";
-import { parseBool } from "../template/strconv.js";
 import { validateAnnotations } from "./annotations.js";
 import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";

@@ -19,8 +19,9 @@
  * `yes` or `1` already coerced to "true" and "1", see src/kube/typed.ts). A value the decision
  * reads that is not a string raises {@link PolicyInputError} naming the field.
  */
+
+import { quote } from "../go/strconv.js";
 import { valueKind } from "../kube/value-kind.js";
-import { quote } from "../template/strconv.js";
 import { hasInjectionStatus, isRecord } from "./pod.js";
 import { compileSelector, type LabelSelector, LabelSelectorError } from "./policy-selector.js";
 

@@ -13,7 +13,7 @@
  */
 
 import { type Document, parseAllDocuments, type ScalarTag, type Tags } from "yaml";
-import { formatFloat } from "../template/strconv.js";
+import { formatFloat } from "../go/strconv.js";
 import { readBlockYaml, UNSUPPORTED } from "./yaml-block.js";
 
 /** A YAML document that cannot be read, with go-yaml-like position information. */

@@ -7,8 +7,8 @@
  * `null` a nil interface.
  */
 
+import { isPrint } from "../go/strconv.js";
 import { sprint, sprintf, sprintln } from "./fmt.js";
-import { isPrint } from "./strconv.js";
 import {
   byteLength,
   Complex,

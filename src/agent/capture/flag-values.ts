@@ -2,8 +2,9 @@
  * The value types of istio-iptables' flags, read as pflag reads them (Go's strconv and
  * time.ParseDuration): a flag's text, or an environment variable's, converted for its setting.
  */
+
+import { parseBool, parseUint64 } from "../../go/strconv.js";
 import { goDurationString, parseGoDuration } from "../../mesh/duration.js";
-import { parseBool, parseUint64 } from "../../template/strconv.js";
 
 export type FlagKind = "string" | "bool" | "uint16" | "duration";
 

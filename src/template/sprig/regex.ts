@@ -12,7 +12,7 @@
  * an error (`regexp: Compile(`x(`): error parsing regexp: ...`); the must- variants return the
  * compile error itself. regexMatch alone swallows the error and answers false.
  */
-import { canBackquote, quote } from "../strconv.js";
+import { canBackquote, quote } from "../../go/strconv.js";
 import { GoError, type GoFunc, type GoValue, goFunc, withGoType } from "../value.js";
 import { quoteMeta, RE2SyntaxError, translateRE2 } from "./re2.js";
 

@@ -8,7 +8,7 @@
  * agree; only `\s` differs (Go: [\t\n\f\r ]), so it is spelled out.
  */
 
-import { parseUint64, quote } from "../strconv.js";
+import { parseUint64, quote } from "../../go/strconv.js";
 import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../value.js";
 
 const S = "[\\t\\n\\f\\r ]"; // Go's \s

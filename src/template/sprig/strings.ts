@@ -7,8 +7,8 @@
  * character decodes to U+FFFD instead.
  */
 import { randomInt } from "node:crypto";
+import { quote as goQuote } from "../../go/strconv.js";
 import { formatValue } from "../fmt.js";
-import { quote as goQuote } from "../strconv.js";
 import {
   compareStrings,
   GoError,
