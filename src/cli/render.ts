@@ -4,8 +4,9 @@
  * is removed from the output afterwards (Helm runs templates with missingkey=zero and strips what
  * missing values print).
  */
+
+import { newMap } from "../go/value.js";
 import { type GoValue, helmFuncs, parse, sprigFuncs } from "../template/index.js";
-import { newMap } from "../template/value.js";
 
 /** The data a rendered template sees. Only `.Values` exists; there is no `.Release`, `.Chart` or `.Capabilities`. */
 export function templateData(values: Record<string, GoValue>): Record<string, GoValue> {

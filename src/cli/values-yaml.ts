@@ -10,8 +10,8 @@
  * timestamps stay strings (go-yaml v2 hands timestamps to interface{} targets as text).
  */
 import { parseDocument, type ScalarTag, type Tags } from "yaml";
+import { type GoValue, newMap } from "../go/value.js";
 import { resolvePlain } from "../kube/yaml.js";
-import { type GoValue, newMap } from "../template/value.js";
 
 const INT_TAG = "tag:yaml.org,2002:int";
 const FLOAT_TAG = "tag:yaml.org,2002:float";

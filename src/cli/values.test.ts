@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type GoValue, TypedNumber } from "../template/value.js";
+import { type GoValue, TypedNumber } from "../go/value.js";
 import { buildValues, mergeValues } from "./values.js";
 
 function plain(v: GoValue): unknown {

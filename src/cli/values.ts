@@ -3,7 +3,7 @@
  * ones before it), then every `--set`, then every `--set-string` (Helm applies all `--set` flags
  * before any `--set-string`, whatever their order on the command line).
  */
-import { type GoValue, isMap, newMap } from "../template/value.js";
+import { type GoValue, isMap, newMap } from "../go/value.js";
 import { parseSetInto, SetError } from "./strvals.js";
 import { parseValuesYaml, ValuesError } from "./values-yaml.js";
 

@@ -6,7 +6,7 @@
  * modified; every function returns a new message.
  */
 
-import { compareStrings } from "../template/value.js";
+import { compareStrings } from "../go/value.js";
 import { defaultProxyConfig } from "./defaults.js";
 import { type DecodeOptions, decodeMessage } from "./from-json.js";
 import { cloneJSON, enumValueNumber, inDeclarationOrder, isObject, type Msg } from "./message.js";

@@ -4,7 +4,7 @@
  * maps and absent messages left out, set oneof members and wrappers always written, map keys sorted,
  * int64 values quoted, strings escaped like Go's encoding/json (`<` → `\u003c`).
  */
-import { compareStrings } from "../template/value.js";
+import { compareStrings } from "../go/value.js";
 import { isObject, isPresent, type Msg } from "./message.js";
 import { enumDef, enumName, type FieldDef, messageDef, refName } from "./schema.js";
 

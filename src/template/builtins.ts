@@ -8,7 +8,6 @@
  */
 
 import { isPrint } from "../go/strconv.js";
-import { sprint, sprintf, sprintln } from "./fmt.js";
 import {
   byteLength,
   Complex,
@@ -28,7 +27,8 @@ import {
   TypedNil,
   TypedNumber,
   typeName,
-} from "./value.js";
+} from "../go/value.js";
+import { sprint, sprintf, sprintln } from "./fmt.js";
 
 type BasicKind = "bool" | "int" | "uint" | "float" | "string" | "complex" | "invalid";
 

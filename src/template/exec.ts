@@ -8,6 +8,21 @@
  * small code for break/continue instead of throwing, and output is built by string concatenation.
  */
 
+import {
+  byteLength,
+  GO_TYPE,
+  type GoFunc,
+  type GoValue,
+  isGoFunc,
+  isGoObject,
+  isMap,
+  isTrue,
+  type ParamType,
+  sortedKeys,
+  TypedNil,
+  TypedNumber,
+  typeName,
+} from "../go/value.js";
 import { ArgError, idealNumber, type LiteralNode, literalArg, validateArg } from "./args.js";
 import { formatTemplateValue, formatValue } from "./fmt.js";
 import type {
@@ -25,21 +40,6 @@ import type {
 } from "./node.js";
 import { nodeString } from "./node.js";
 import type { Tree } from "./parse.js";
-import {
-  byteLength,
-  GO_TYPE,
-  type GoFunc,
-  type GoValue,
-  isGoFunc,
-  isGoObject,
-  isMap,
-  isTrue,
-  type ParamType,
-  sortedKeys,
-  TypedNil,
-  TypedNumber,
-  typeName,
-} from "./value.js";
 
 /** Deepest nesting of `{{template}}` calls; Go allows 100000, a JavaScript stack holds fewer. */
 export const MAX_EXEC_DEPTH = 1000;

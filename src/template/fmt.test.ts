@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FAKE_ADDRESS, formatTemplateValue, formatValue, sprint, sprintf, sprintln } from "./fmt.js";
 import {
   GO_OBJECT,
   GoError,
@@ -17,7 +16,8 @@ import {
   TypedNil,
   TypedNumber,
   withGoType,
-} from "./value.js";
+} from "../go/value.js";
+import { FAKE_ADDRESS, formatTemplateValue, formatValue, sprint, sprintf, sprintln } from "./fmt.js";
 
 /** A host object shaped like a Go struct (or pointer to one) with string-returning methods. */
 function goObject(

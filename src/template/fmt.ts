@@ -36,7 +36,7 @@ import {
   TypedNil,
   TypedNumber,
   typeName,
-} from "./value.js";
+} from "../go/value.js";
 
 /** The address printed for any non-nil pointer, map, slice or func (Go would print a real one). */
 export const FAKE_ADDRESS = 0xc000010000n;

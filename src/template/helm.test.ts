@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { fromJSON } from "../go/value.js";
 import { helmFuncs } from "./helm.js";
 import { sprigFuncs } from "./sprig/index.js";
 import { parse, TemplateError } from "./template.js";
-import { fromJSON } from "./value.js";
 
 const funcs = { ...sprigFuncs, ...helmFuncs };
 

@@ -5,9 +5,9 @@
  */
 
 import { stringify, parse as yamlParse } from "yaml";
+import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "../go/value.js";
 import { encodeJSON } from "./sprig/json.js";
 import { currentTemplate, type Template } from "./template.js";
-import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "./value.js";
 
 /** Helm stops `include` recursion at this depth with its own message. */
 const MAX_INCLUDE_DEPTH = 200;

@@ -3,11 +3,11 @@
  * parsed once, compiled to closures on first use, executed against Go-model data.
  */
 
+import type { GoFunc, GoValue } from "../go/value.js";
 import { builtinFuncs } from "./builtins.js";
 import { type CompiledTemplate, compileTree, type ExecEnv, ExecError, type ExecState, runTemplate } from "./exec.js";
 import { isEmptyTree } from "./node.js";
 import { ParseError, parseTrees, type Tree } from "./parse.js";
-import type { GoFunc, GoValue } from "./value.js";
 
 /** A template failed to parse or to execute; the message is Go's. */
 export class TemplateError extends Error {

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { formatFloat, parseFloat64, parseInt64 } from "../../go/strconv.js";
+import { TypedNumber } from "../../go/value.js";
 import { formatValue } from "../fmt.js";
-import { TypedNumber } from "../value.js";
 import { castToString, toBool, toFloat64, toInt, toInt64 } from "./cast.js";
 import { strval } from "./strings.js";
 

@@ -1,7 +1,7 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3, local zone pinned to UTC).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { TypedNumber } from "../value.js";
+import { TypedNumber } from "../../go/value.js";
 import { durationString, type GoTime, parseDuration, datesFuncs as T } from "./dates.js";
 
 const day = () => T.toDate.fn("2006-01-02", "2020-05-06") as GoTime;

@@ -7,7 +7,7 @@
  * zones use Intl for offsets; their abbreviations come from Intl as well, which mostly agrees with
  * Go's tzdata ("EDT", "IST") and otherwise falls back to tzdata's numeric style ("-03").
  */
-import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../value.js";
+import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../../go/value.js";
 
 // ---- locations ---------------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import {
   TypedNil,
   TypedNumber,
   typeName,
-} from "../value.js";
+} from "../../go/value.js";
 
 // ---- encoding ----------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GoError } from "../value.js";
+import { GoError } from "../../go/value.js";
 import { networkFuncs } from "./network.js";
 
 const lookup = (name: string) => networkFuncs.getHostByName!.fn(name);

@@ -9,7 +9,7 @@
  * receiveMessageOnPort. A lookup that takes longer than LOOKUP_TIMEOUT_MS counts as a failure.
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { GoError, type GoFunc, goFunc } from "../value.js";
+import { GoError, type GoFunc, goFunc } from "../../go/value.js";
 
 const LOOKUP_TIMEOUT_MS = 10_000;
 

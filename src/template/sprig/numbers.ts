@@ -8,8 +8,8 @@
  */
 
 import { formatFloat, parseInt64 } from "../../go/strconv.js";
+import { GoError, type GoFunc, type GoValue, goFunc, int64, type TypedNumber, withGoType } from "../../go/value.js";
 import { formatValue } from "../fmt.js";
-import { GoError, type GoFunc, type GoValue, goFunc, int64, type TypedNumber, withGoType } from "../value.js";
 import { toFloat64, toInt, toInt64 } from "./cast.js";
 import { checkResultSize } from "./limits.js";
 import { strslice, strval } from "./strings.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GoError } from "../value.js";
+import { GoError } from "../../go/value.js";
 import { expand, osFuncs } from "./os.js";
 
 test("expand follows os.Expand", () => {

@@ -2,7 +2,7 @@
  * Sprig's environment and flow-control functions: `env` (os.Getenv), `expandenv` (os.ExpandEnv),
  * `hello` and `fail`.
  */
-import { GoError, type GoFunc, goFunc } from "../value.js";
+import { GoError, type GoFunc, goFunc } from "../../go/value.js";
 
 /** os.Getenv: an unset variable reads as "". */
 export function getenv(name: string): string {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GoError, type GoValue, typeName } from "../value.js";
+import { GoError, type GoValue, typeName } from "../../go/value.js";
 import { GoRegexp, regexFuncs } from "./regex.js";
 
 const call = (name: string, ...args: GoValue[]) => regexFuncs[name]!.fn(...args);

@@ -13,7 +13,7 @@
  * compile error itself. regexMatch alone swallows the error and answers false.
  */
 import { canBackquote, quote } from "../../go/strconv.js";
-import { GoError, type GoFunc, type GoValue, goFunc, withGoType } from "../value.js";
+import { GoError, type GoFunc, type GoValue, goFunc, withGoType } from "../../go/value.js";
 import { quoteMeta, RE2SyntaxError, translateRE2 } from "./re2.js";
 
 /** Match positions: [start, end, group1start, group1end, ...], -1 for groups that did not take part. */

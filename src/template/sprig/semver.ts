@@ -9,7 +9,7 @@
  */
 
 import { parseUint64, quote } from "../../go/strconv.js";
-import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../value.js";
+import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../../go/value.js";
 
 const S = "[\\t\\n\\f\\r ]"; // Go's \s
 

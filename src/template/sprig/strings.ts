@@ -8,7 +8,6 @@
  */
 import { randomInt } from "node:crypto";
 import { quote as goQuote } from "../../go/strconv.js";
-import { formatValue } from "../fmt.js";
 import {
   compareStrings,
   GoError,
@@ -21,7 +20,8 @@ import {
   TypedNil,
   typeName,
   withGoType,
-} from "../value.js";
+} from "../../go/value.js";
+import { formatValue } from "../fmt.js";
 import { checkResultSize } from "./limits.js";
 import {
   abbreviateFull,
