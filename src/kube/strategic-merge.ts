@@ -31,7 +31,7 @@
  * `undefined` object members are treated as absent.
  */
 
-import { sprintf } from "../template/index.js";
+import { sprintf } from "../go/fmt.js";
 import { cloneJson } from "./json-clone.js";
 import { type FieldMeta, type GoType, goKindName, lookupField, structType } from "./merge-keys.js";
 

@@ -7,6 +7,7 @@
  * `null` a nil interface.
  */
 
+import { sprint, sprintf, sprintln } from "../go/fmt.js";
 import { isPrint } from "../go/strconv.js";
 import {
   byteLength,
@@ -28,7 +29,6 @@ import {
   TypedNumber,
   typeName,
 } from "../go/value.js";
-import { sprint, sprintf, sprintln } from "./fmt.js";
 
 type BasicKind = "bool" | "int" | "uint" | "float" | "string" | "complex" | "invalid";
 

@@ -8,6 +8,7 @@
  * small code for break/continue instead of throwing, and output is built by string concatenation.
  */
 
+import { formatTemplateValue, formatValue } from "../go/fmt.js";
 import {
   byteLength,
   GO_TYPE,
@@ -24,7 +25,6 @@ import {
   typeName,
 } from "../go/value.js";
 import { ArgError, idealNumber, type LiteralNode, literalArg, validateArg } from "./args.js";
-import { formatTemplateValue, formatValue } from "./fmt.js";
 import type {
   ArgNode,
   ChainNode,

@@ -7,6 +7,7 @@
  * ```
  */
 
+export { formatValue, sprint, sprintf, sprintln } from "../go/fmt.js";
 export {
   fromJSON,
   GO_FUNC,
@@ -28,7 +29,6 @@ export {
 } from "../go/value.js";
 export { builtinFuncs } from "./builtins.js";
 export { MAX_EXEC_DEPTH } from "./exec.js";
-export { formatValue, sprint, sprintf, sprintln } from "./fmt.js";
 export { helmFuncs } from "./helm.js";
 export { MAX_PARSE_DEPTH } from "./parse.js";
 export { sprigFuncs } from "./sprig/index.js";

@@ -7,6 +7,7 @@
  * character decodes to U+FFFD instead.
  */
 import { randomInt } from "node:crypto";
+import { formatValue } from "../../go/fmt.js";
 import { quote as goQuote } from "../../go/strconv.js";
 import {
   compareStrings,
@@ -21,7 +22,6 @@ import {
   typeName,
   withGoType,
 } from "../../go/value.js";
-import { formatValue } from "../fmt.js";
 import { checkResultSize } from "./limits.js";
 import {
   abbreviateFull,

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { FAKE_ADDRESS, formatTemplateValue, formatValue, sprint, sprintf, sprintln } from "./fmt.js";
 import {
   GO_OBJECT,
   GoError,
@@ -16,8 +17,7 @@ import {
   TypedNil,
   TypedNumber,
   withGoType,
-} from "../go/value.js";
-import { FAKE_ADDRESS, formatTemplateValue, formatValue, sprint, sprintf, sprintln } from "./fmt.js";
+} from "./value.js";
 
 /** A host object shaped like a Go struct (or pointer to one) with string-returning methods. */
 function goObject(

@@ -22,7 +22,7 @@ import {
   quoteRune,
   quoteRuneToASCII,
   quoteToASCII,
-} from "../go/strconv.js";
+} from "./strconv.js";
 import {
   Complex,
   GoError,
@@ -36,7 +36,7 @@ import {
   TypedNil,
   TypedNumber,
   typeName,
-} from "../go/value.js";
+} from "./value.js";
 
 /** The address printed for any non-nil pointer, map, slice or func (Go would print a real one). */
 export const FAKE_ADDRESS = 0xc000010000n;
