@@ -1,8 +1,10 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3, local zone pinned to UTC).
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { durationString, parseDuration } from "../../go/time/duration.js";
+import type { GoTime } from "../../go/time/time.js";
 import { TypedNumber } from "../../go/value.js";
-import { durationString, type GoTime, parseDuration, datesFuncs as T } from "./dates.js";
+import { datesFuncs as T } from "./dates.js";
 
 const day = () => T.toDate.fn("2006-01-02", "2020-05-06") as GoTime;
 const method = (t: GoTime, name: string, ...args: unknown[]) => t.goMethod(name)?.fn(...args);
