@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { GoRegexp } from "../../go/regexp/regexp.js";
 import { GoError, type GoValue, typeName } from "../../go/value.js";
-import { GoRegexp, regexFuncs } from "./regex.js";
+import { regexFuncs } from "./regex.js";
 
 const call = (name: string, ...args: GoValue[]) => regexFuncs[name]!.fn(...args);
 const goErr = (msg: string) => (e: unknown) => e instanceof GoError && e.message === msg;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { caseOrbit, quoteMeta, RE2SyntaxError, translateRE2 } from "./re2.js";
+import { caseOrbit, quoteMeta, RE2SyntaxError, translateRE2 } from "./syntax.js";
 
 /** Compiles a Go pattern through the translation and returns all matches in s. */
 function matches(pattern: string, s: string): string[] {
