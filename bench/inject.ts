@@ -18,11 +18,11 @@
  * Every operation gets a time-based warm-up, then enough runs for about half a second.
  */
 import { readFileSync } from "node:fs";
+import { readYaml } from "../src/go/yaml/read.js";
 import { defaultConfigFiles } from "../src/inject/defaults.js";
 import { loadInjector } from "../src/inject/injector.js";
 import { type KubeInjectOptions, kubeInject } from "../src/inject/kube-inject.js";
 import { splitYamlStream } from "../src/kube/stream.js";
-import { readYaml } from "../src/kube/yaml.js";
 import type { Template } from "../src/template/index.js";
 import { chooseRuns, formatNs, printTable, timeRuns, warmUp } from "./timing.js";
 

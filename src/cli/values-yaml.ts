@@ -11,7 +11,7 @@
  */
 import { parseDocument, type ScalarTag, type Tags } from "yaml";
 import { type GoValue, newMap } from "../go/value.js";
-import { resolvePlain } from "../kube/yaml.js";
+import { resolvePlain } from "../go/yaml/resolve.js";
 
 const INT_TAG = "tag:yaml.org,2002:int";
 const FLOAT_TAG = "tag:yaml.org,2002:float";

@@ -4,7 +4,7 @@
  * Parsing is strict about shapes and names the file and field at fault.
  */
 
-import { readYaml } from "../kube/yaml.js";
+import { readYaml } from "../go/yaml/read.js";
 import { fromJSON, type GoValue } from "../template/index.js";
 import { isRecord } from "./pod.js";
 

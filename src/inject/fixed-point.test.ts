@@ -9,10 +9,10 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { caseInjector, type IstioInjectCase, readCase } from "../../conformance/kinds/istio-inject-case.js";
+import { readYaml } from "../go/yaml/read.js";
 import { splitYamlStream } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import { isInjectable } from "../kube/workloads.js";
-import { readYaml } from "../kube/yaml.js";
 import { kubeInject } from "./kube-inject.js";
 import { isRecord } from "./pod.js";
 

@@ -4,7 +4,7 @@
  * prints it). Templates are compiled once here; a template that does not parse is an error naming it.
  */
 
-import { readYaml } from "../kube/yaml.js";
+import { readYaml } from "../go/yaml/read.js";
 import {
   applyMeshConfig,
   defaultMeshConfig,
