@@ -8,9 +8,11 @@
  * regexp.MustCompile's panic text (`regexp: Compile(`x(`): error parsing regexp: ...`) is produced by
  * {@link mustCompile}; {@link compile} returns the compile error itself.
  */
+
+import { type Matcher, RE2JS } from "re2js";
 import { canBackquote, quote } from "../strconv.js";
 import { GoError } from "../value.js";
-import { RE2SyntaxError, translateRE2 } from "./syntax.js";
+import { parseRE2, RE2SyntaxError } from "./syntax.js";
 
 /** Match positions: [start, end, group1start, group1end, ...], -1 for groups that did not take part. */
 type Match = number[];
@@ -23,28 +25,36 @@ function runeWidth(s: string, i: number): number {
 
 /** A compiled Go regular expression. */
 export class GoRegexp {
-  private readonly re: RegExp;
+  private readonly re: RE2JS;
   private readonly names: readonly string[];
   private readonly numCap: number;
+  /** The matcher over the last subject, reused while the iteration rules below step through it. */
+  private matcher: Matcher | undefined;
+  private subject: string | undefined;
 
-  /** Compiles a Go pattern; throws {@link RE2SyntaxError} with Go's message when Go would reject it. */
+  /**
+   * Compiles a Go pattern; throws {@link RE2SyntaxError} with Go's message when Go would reject it.
+   * Matching runs on re2js (RE2's automata: linear in the input, never backtracking), so a pattern
+   * such as `^(a+)+$` cannot stall the caller, and captures inside repeats keep their last
+   * iteration as Go's do.
+   */
   constructor(readonly expr: string) {
-    const t = translateRE2(expr);
-    this.re = new RegExp(t.source, "gdu");
+    const t = parseRE2(expr);
+    this.re = RE2JS.compile(t.withoutNames);
     this.names = t.names;
     this.numCap = t.numCap;
   }
 
-  /** The leftmost match starting at or after pos. */
+  /** The leftmost match starting at or after pos (the text before pos still counts for `\b` and `^`). */
   private exec(s: string, pos: number): Match | undefined {
-    this.re.lastIndex = pos;
-    const m = this.re.exec(s);
-    if (!m) return undefined;
-    const out: Match = [];
-    for (const span of m.indices!) {
-      if (span) out.push(span[0], span[1]);
-      else out.push(-1, -1);
+    if (this.matcher === undefined || this.subject !== s) {
+      this.matcher = this.re.matcher(s);
+      this.subject = s;
     }
+    const m = this.matcher;
+    if (!m.find(pos)) return undefined;
+    const out: Match = [];
+    for (let g = 0; g <= this.numCap; g++) out.push(m.start(g), m.end(g));
     return out;
   }
 
