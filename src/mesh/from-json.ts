@@ -5,7 +5,8 @@
  * message.ts). Unknown fields are an error in strict mode and skipped otherwise, as Istio's
  * ApplyYAML/ApplyJSON retry with AllowUnknownFields does.
  */
-import { DurationError, formatProtoDuration, parseProtoDuration } from "./duration.js";
+import { DurationError } from "../go/time/duration.js";
+import { formatProtoDuration, parseProtoDuration } from "./duration.js";
 import { isObject, type Msg } from "./message.js";
 import { enumDef, enumName, enumNumber, type FieldDef, messageDef, refName, type ScalarType } from "./schema.js";
 

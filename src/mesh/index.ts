@@ -13,7 +13,7 @@ export {
 } from "./apply.js";
 export { cleanProxyConfig, proxyConfigJSON } from "./clean.js";
 export { defaultMeshConfig, defaultProxyConfig } from "./defaults.js";
-export { DurationError, formatProtoDuration, goDurationString, parseGoDuration } from "./duration.js";
+export { formatProtoDuration } from "./duration.js";
 export {
   type AgentInputs,
   agentMeshConfig,

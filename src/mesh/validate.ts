@@ -3,7 +3,8 @@
  * ValidateMeshConfig, with Istio's messages. Errors and warnings come back as lists of messages, the
  * leaves of Go's multierror (prefixes applied), so `errors.length` is Go's error count.
  */
-import { goDurationString, parseProtoDuration } from "./duration.js";
+import { durationString } from "../go/time/duration.js";
+import { parseProtoDuration } from "./duration.js";
 import { enumValueNumber, isObject, type Msg } from "./message.js";
 import { findField, messageDef } from "./schema.js";
 import {
@@ -233,7 +234,7 @@ export function validateMeshConfig(mc: Msg): Validation {
   else {
     const n = nanos(mc.connectTimeout);
     if (n < MS || n > 3_600n * SECOND) {
-      errors.push(`invalid connect timeout: time ${goDurationString(n)} must be >1ms and <1h0m0s`);
+      errors.push(`invalid connect timeout: time ${durationString(n)} must be >1ms and <1h0m0s`);
     }
   }
   const detection = nanos(mc.protocolDetectionTimeout);

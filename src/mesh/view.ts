@@ -6,6 +6,8 @@
  * `.MeshConfig.DefaultConfig.DiscoveryAddress`, `.ProxyConfig.StatusPort` (an int32). Every field has
  * its protobuf `GetX` getter; messages are pointers, and a nil one still answers its getters.
  */
+
+import { durationString } from "../go/time/duration.js";
 import {
   GO_OBJECT,
   type GoFunc,
@@ -16,7 +18,7 @@ import {
   TypedNumber,
   withGoType,
 } from "../template/index.js";
-import { durationParts, goDurationString, parseProtoDuration } from "./duration.js";
+import { durationParts, parseProtoDuration } from "./duration.js";
 import { isObject, type Msg } from "./message.js";
 import { enumDef, enumName, type FieldDef, hasDefinition, type MessageDef, messageDef, refName } from "./schema.js";
 import type { MeshConfig, ProxyConfig } from "./types.js";
@@ -383,7 +385,7 @@ class GoDuration implements GoObject {
   goMethod(name: string): GoFunc | undefined {
     switch (name) {
       case "String":
-        return getter(name, "string", () => goDurationString(this.nanos));
+        return getter(name, "string", () => durationString(this.nanos));
       case "Seconds":
         return getter(name, "float64", () => Number(this.nanos) / 1e9);
       case "Milliseconds":

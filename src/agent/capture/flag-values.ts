@@ -4,7 +4,7 @@
  */
 
 import { parseBool, parseUint64 } from "../../go/strconv.js";
-import { goDurationString, parseGoDuration } from "../../mesh/duration.js";
+import { durationString, parseDuration } from "../../go/time/duration.js";
 
 export type FlagKind = "string" | "bool" | "uint16" | "duration";
 
@@ -38,7 +38,7 @@ export function parseFlagValue(kind: FlagKind, text: string): { value: FlagValue
     }
     case "duration":
       try {
-        return { value: goDurationString(parseGoDuration(text)) };
+        return { value: durationString(parseDuration(text)) };
       } catch (e) {
         return { error: (e as Error).message };
       }

@@ -2,6 +2,11 @@
 import { GoError } from "../value.js";
 import { timeQuote } from "./quote.js";
 
+/** A duration Go's time.ParseDuration rejects, with Go's message (a GoError, so templates report it as Go does). */
+export class DurationError extends GoError {
+  override name = "DurationError";
+}
+
 const isDigitAt = (s: string, i: number): boolean => i < s.length && s[i] >= "0" && s[i] <= "9";
 
 const NS = {
@@ -16,9 +21,9 @@ const NS = {
 } as Record<string, bigint>;
 const MAX_DUR = 1n << 63n;
 
-/** time.ParseDuration, in nanoseconds. */
+/** time.ParseDuration, in nanoseconds; throws {@link DurationError}. */
 export function parseDuration(orig: string): bigint {
-  const invalid = () => new GoError(`time: invalid duration ${timeQuote(orig)}`);
+  const invalid = () => new DurationError(`time: invalid duration ${timeQuote(orig)}`);
   let s = orig;
   let neg = false;
   if (s[0] === "-" || s[0] === "+") {
@@ -42,11 +47,11 @@ export function parseDuration(orig: string): bigint {
       if (intPart === "" && frac === "") throw invalid();
     } else if (intPart === "") throw invalid();
     const unitText = /^[^.0-9]*/.exec(s)?.[0] ?? "";
-    if (unitText === "") throw new GoError(`time: missing unit in duration ${timeQuote(orig)}`);
+    if (unitText === "") throw new DurationError(`time: missing unit in duration ${timeQuote(orig)}`);
     s = s.slice(unitText.length);
     const unit = NS[unitText];
     if (unit === undefined)
-      throw new GoError(`time: unknown unit ${timeQuote(unitText)} in duration ${timeQuote(orig)}`);
+      throw new DurationError(`time: unknown unit ${timeQuote(unitText)} in duration ${timeQuote(orig)}`);
     if (v > MAX_DUR / unit) throw invalid();
     v *= unit;
     if (frac !== "") {
