@@ -4,8 +4,9 @@
  * offered by `meshinject template render`.
  */
 
-import { stringify, parse as yamlParse } from "yaml";
 import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "../go/value.js";
+import { readYaml } from "../go/yaml/read.js";
+import { writeYaml } from "../go/yaml/write.js";
 import { encodeJSON } from "./sprig/json.js";
 import { currentTemplate, type Template } from "./template.js";
 
@@ -13,20 +14,24 @@ import { currentTemplate, type Template } from "./template.js";
 const MAX_INCLUDE_DEPTH = 200;
 let includeDepth = 0;
 
-/** Helm's toYaml: through JSON (sigs.k8s.io/yaml), keys sorted, no trailing newline; "" on error. */
+/**
+ * Helm's toYaml: sigs.k8s.io/yaml.Marshal (through JSON, then go-yaml's writer, so a string such as
+ * "yes" stays quoted), without the trailing newline; "" on error.
+ */
 function toYaml(v: GoValue): string {
   try {
     const plain: unknown = JSON.parse(encodeJSON(v, { escapeHTML: false }));
-    return stringify(plain, { sortMapEntries: true, indentSeq: false, lineWidth: 0 }).replace(/\n$/, "");
+    return writeYaml(plain).replace(/\n$/, "");
   } catch {
     return "";
   }
 }
 
+/** Helm's fromYaml: sigs.k8s.io/yaml.Unmarshal (go-yaml v2 through JSON) of the first document. */
 function fromYaml(text: string): GoValue {
   try {
-    const v: unknown = yamlParse(text, { version: "1.1", logLevel: "error" });
-    if (v !== null && typeof v === "object" && !Array.isArray(v)) return toGoModel(v);
+    const v = readYaml(text);
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return v;
     const m = newMap();
     m.Error = "error unmarshaling JSON: json: cannot unmarshal into Go value of type map[string]interface {}";
     return m;
@@ -39,17 +44,12 @@ function fromYaml(text: string): GoValue {
 
 function fromYamlArray(text: string): GoValue {
   try {
-    const v: unknown = yamlParse(text, { version: "1.1", logLevel: "error" });
-    if (Array.isArray(v)) return toGoModel(v);
+    const v = readYaml(text);
+    if (Array.isArray(v)) return v;
     return [`error unmarshaling JSON: json: cannot unmarshal into Go value of type []interface {}`];
   } catch (e) {
     return [e instanceof Error ? e.message : String(e)];
   }
-}
-
-/** YAML values reach templates as JSON would decode them: numbers float64, maps map[string]interface{}. */
-function toGoModel(v: unknown): GoValue {
-  return JSON.parse(JSON.stringify(v)) as GoValue;
 }
 
 function required(message: string, v: GoValue): GoValue {
