@@ -8,10 +8,10 @@
  */
 
 import { parse as parseYAML } from "yaml";
+import { quantityError } from "../go/quantity.js";
 import { parseBool, parseUint64, quote } from "../go/strconv.js";
 import { valueKind } from "../kube/value-kind.js";
 import { parsePrefixError } from "./annotations-netip.js";
-import { quantityError } from "./annotations-quantity.js";
 
 export {
   ANNOTATIONS,
