@@ -7,7 +7,8 @@
  * injected; and the error for a manifest without an injected pod. Errors name the input, the document and the object, on one line.
  */
 
-import { isRecord, type Json } from "../inject/pod.js";
+import { isRecord } from "../go/json.js";
+import type { Json } from "../inject/pod.js";
 import { oneLine } from "../kube/one-line.js";
 import { readStream } from "../kube/read-stream.js";
 import { describeObject, InvalidWorkloadError, type PodParts, workloadOf } from "../kube/workloads.js";

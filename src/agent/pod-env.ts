@@ -7,7 +7,9 @@
  * allocatable CPU) is known only in the cluster: such variables are listed as unknown, with why.
  * Both istio-proxy's environment (bootstrap/) and istio-init's (capture/) are read this way.
  */
-import { type Container, isRecord, type Json } from "../inject/pod.js";
+
+import { isRecord } from "../go/json.js";
+import type { Container, Json } from "../inject/pod.js";
 import type { PodParts } from "../kube/workloads.js";
 import { downwardCpu } from "./cpu.js";
 import { expandVars } from "./expand.js";

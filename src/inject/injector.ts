@@ -4,6 +4,7 @@
  * prints it). Templates are compiled once here; a template that does not parse is an error naming it.
  */
 
+import { isRecord } from "../go/json.js";
 import { readYaml } from "../go/yaml/read.js";
 import {
   applyMeshConfig,
@@ -16,7 +17,6 @@ import { type GoValue, sprigFuncs, Template, TemplateError } from "../template/i
 import { ConfigError, type InjectorConfig, parseInjectorConfig, parseValues } from "./config.js";
 import { type EnvLookup, injectionFuncs } from "./funcs.js";
 import type { InjectorSettings } from "./inject.js";
-import { isRecord } from "./pod.js";
 
 /** The text of one ConfigMap key, whether `text` is that content or the whole ConfigMap. */
 export function configMapKey(text: string, key: string, source: string): string {

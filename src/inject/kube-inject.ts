@@ -4,6 +4,7 @@
  * objects; every other document is copied through verbatim. Pure: text in, text and warnings out.
  */
 
+import { isRecord } from "../go/json.js";
 import { readYaml } from "../go/yaml/read.js";
 import { writeYaml } from "../go/yaml/write.js";
 import { oneLine } from "../kube/one-line.js";
@@ -20,7 +21,7 @@ import {
 import { applyProxyConfigToMesh, type MeshConfig } from "../mesh/index.js";
 import type { InjectorConfig } from "./config.js";
 import { InjectionError, type InjectorSettings, injectPod, typedPod } from "./inject.js";
-import { isRecord, type Pod } from "./pod.js";
+import type { Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
 
 export interface KubeInjectOptions {

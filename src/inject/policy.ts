@@ -20,9 +20,10 @@
  * reads that is not a string raises {@link PolicyInputError} naming the field.
  */
 
+import { isRecord } from "../go/json.js";
 import { quote } from "../go/strconv.js";
 import { valueKind } from "../kube/value-kind.js";
-import { hasInjectionStatus, isRecord } from "./pod.js";
+import { hasInjectionStatus } from "./pod.js";
 import { compileSelector, type LabelSelector, LabelSelectorError } from "./policy-selector.js";
 
 export { parseInjectEnvs } from "./policy-inject-path.js";

@@ -32,8 +32,8 @@
  */
 
 import { sprintf } from "../go/fmt.js";
+import { cloneJson } from "../go/json.js";
 import { sliceStable } from "../go/sort.js";
-import { cloneJson } from "./json-clone.js";
 import { type FieldMeta, type GoType, goKindName, lookupField, structType } from "./merge-keys.js";
 
 type JsonMap = Record<string, unknown>;

@@ -14,6 +14,7 @@
  * - Keys come in Go declaration order, so `JSON.stringify` of the result is Go's `json.Marshal`.
  */
 
+import { isRecord } from "../go/json.js";
 import { canonicalQuantity } from "../go/quantity.js";
 import { type FieldDef, goStructName, goTypeString, isStructType, structDef } from "./schema.js";
 
@@ -68,10 +69,6 @@ function jsonKind(v: unknown): string {
   if (typeof v === "object") return "object";
   if (typeof v === "number") return "number";
   return typeof v;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A field type's shape, parsed once: pointer, slice, map (with their element type), struct or scalar. */
@@ -216,7 +213,7 @@ function decodeStruct(v: unknown, type: string, where: Where): Decoded {
   const def = structDef(type);
   if (def === undefined) throw new Error(`unknown struct ${type}`);
   if (v === null || v === undefined) return undefined;
-  if (!isObject(v)) throw typeError(jsonKind(v), where, type);
+  if (!isRecord(v)) throw typeError(jsonKind(v), where, type);
   if (def.opaque) return structuredClone(v);
   const out: Record<string, unknown> = {};
   const candidates = foldCandidates(Object.keys(v), fieldNames(type));
@@ -248,7 +245,7 @@ function decode(v: unknown, type: string, where: Where, info = typeInfo(type)): 
   }
   if (info.kind === "map") {
     if (v === null || v === undefined) return undefined;
-    if (!isObject(v)) throw typeError(jsonKind(v), where, type);
+    if (!isRecord(v)) throw typeError(jsonKind(v), where, type);
     const elem = info.elem;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v)) {
@@ -328,7 +325,7 @@ function marshal(
     }
     case "map": {
       if (v === null || v === undefined) return null;
-      if (!isObject(v)) throw typeError(jsonKind(v), { struct, parent, field }, type);
+      if (!isRecord(v)) throw typeError(jsonKind(v), { struct, parent, field }, type);
       const elem = info.elem;
       const elemInfo = elemInfoOf(info);
       const out: Record<string, unknown> = {};
@@ -391,7 +388,7 @@ function marshalStruct(
     return out;
   }
   const where: Where = { struct, parent, field };
-  if (!isObject(v)) throw typeError(jsonKind(v), where, type);
+  if (!isRecord(v)) throw typeError(jsonKind(v), where, type);
   if (codec.opaque) return structuredClone(v);
   const candidates = foldCandidates(Object.keys(v), codec.names);
   for (const fc of codec.fields) {

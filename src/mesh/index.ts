@@ -26,7 +26,7 @@ export {
   toMeshConfigProxyConfig,
 } from "./effective.js";
 export { type DecodeOptions, decodeMessage, ProtoJSONError } from "./from-json.js";
-export { cloneJSON, type Msg, messagesEqual } from "./message.js";
+export { type Msg, messagesEqual } from "./message.js";
 export { readMeshConfig } from "./read.js";
 export * from "./schema.js";
 export { goJSONString, protoToJSON, toProtoJSONValue } from "./to-json.js";

@@ -3,9 +3,11 @@
  * ValidateMeshConfig, with Istio's messages. Errors and warnings come back as lists of messages, the
  * leaves of Go's multierror (prefixes applied), so `errors.length` is Go's error count.
  */
+
+import { isRecord } from "../go/json.js";
 import { durationString } from "../go/time/duration.js";
 import { parseProtoDuration } from "./duration.js";
-import { enumValueNumber, isObject, type Msg } from "./message.js";
+import { enumValueNumber, type Msg } from "./message.js";
 import { findField, messageDef } from "./schema.js";
 import {
   validateFQDN,
@@ -53,7 +55,7 @@ function num(m: Msg | undefined, key: string): number {
 
 function obj(m: Msg | undefined, key: string): Msg | undefined {
   const v = m?.[key];
-  return isObject(v) ? v : undefined;
+  return isRecord(v) ? v : undefined;
 }
 
 /** ValidateTLS for a tracing/remote service ClientTLSSettings (config namespace ""). */
@@ -203,7 +205,7 @@ function validateLocalityLb(lb: Msg | undefined): string[] {
   const errs: string[] = [];
   for (const d of distribute) {
     let total = 0;
-    for (const w of Object.values(isObject(d.to) ? d.to : {})) {
+    for (const w of Object.values(isRecord(d.to) ? d.to : {})) {
       const weight = typeof w === "number" ? w : 0;
       if (weight <= 0 || weight > 100) return ["locality weight must be in range [1, 100]"];
       total += weight;

@@ -6,8 +6,9 @@
  * pairs. Pure: the caller reads the files. Errors name the input and the document, on one line.
  */
 
+import { isRecord } from "../go/json.js";
 import { quote } from "../go/strconv.js";
-import { isRecord, type Json } from "../inject/pod.js";
+import type { Json } from "../inject/pod.js";
 import type { Labels } from "../inject/policy-selector.js";
 import { readStream } from "../kube/read-stream.js";
 import { describeObject } from "../kube/workloads.js";

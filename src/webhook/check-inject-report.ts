@@ -14,7 +14,8 @@
  */
 import { forEachWorkload, nothingInjectedMessage, workloadHeader } from "../agent/injected-pods.js";
 import { podNamespace } from "../agent/pod-env.js";
-import { isRecord, type Json } from "../inject/pod.js";
+import { isRecord } from "../go/json.js";
+import type { Json } from "../inject/pod.js";
 import { type InjectionPolicyConfig, injectionDecision, PolicyInputError } from "../inject/policy.js";
 import type { Labels } from "../inject/policy-selector.js";
 import { podPathsOf } from "../kube/workloads.js";

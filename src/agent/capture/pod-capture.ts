@@ -8,11 +8,12 @@
  * at run time (IPv6, the resolv.conf name servers) are the caller's; the config is checked as
  * Istio checks it before programming anything.
  */
+
+import { isRecord } from "../../go/json.js";
 import {
   type Container,
   findContainer,
   INIT_CONTAINER,
-  isRecord,
   type Json,
   PROXY_CONTAINER,
   VALIDATION_CONTAINER,
