@@ -7,13 +7,14 @@
  */
 
 import { cloneJson, isRecord } from "../go/json.js";
+import { multiErrorText } from "../go/multierror.js";
 import { compareStrings } from "../go/value.js";
 import { defaultProxyConfig } from "./defaults.js";
 import { type DecodeOptions, decodeMessage } from "./from-json.js";
 import { enumValueNumber, inDeclarationOrder, type Msg } from "./message.js";
 import { findField, messageDef } from "./schema.js";
 import type { MeshConfig, ProxyConfig } from "./types.js";
-import { formatErrors, validateMeshConfig } from "./validate.js";
+import { validateMeshConfig } from "./validate.js";
 import { readYamlObject } from "./yaml.js";
 
 export type ApplyOptions = DecodeOptions;
@@ -146,6 +147,6 @@ export function applyMeshConfig(yamlText: string, meshBase: MeshConfig, options:
 
   const result = inDeclarationOrder("MeshConfig", out);
   const { errors } = validateMeshConfig(result);
-  if (errors.length > 0) throw new MeshConfigError(formatErrors(errors));
+  if (errors.length > 0) throw new MeshConfigError(multiErrorText(errors));
   return result as MeshConfig;
 }

@@ -31,7 +31,7 @@ export { readMeshConfig } from "./read.js";
 export * from "./schema.js";
 export { goJSONString, protoToJSON, toProtoJSONValue } from "./to-json.js";
 export type { MeshConfig, ProxyConfig } from "./types.js";
-export { formatErrors, type Validation, validateMeshConfig, validateProxyConfig } from "./validate.js";
+export { type Validation, validateMeshConfig, validateProxyConfig } from "./validate.js";
 export { validateProxyConfigAnnotation } from "./validate-annotation.js";
 export { meshConfigView, messageView, proxyConfigView, viewedMessage, viewedProxyConfig } from "./view.js";
 export { MeshYamlError, readYamlObject } from "./yaml.js";

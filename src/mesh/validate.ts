@@ -25,12 +25,6 @@ export interface Validation {
 const MS = 1_000_000n;
 const SECOND = 1_000_000_000n;
 
-/** go-multierror's text for a list of errors. */
-export function formatErrors(errors: readonly string[]): string {
-  if (errors.length === 1) return `1 error occurred:\n\t* ${errors[0]}\n\n`;
-  return `${errors.length} errors occurred:\n\t${errors.map((e) => `* ${e}`).join("\n\t")}\n\n`;
-}
-
 function nanos(d: unknown): bigint {
   return typeof d === "string" ? parseProtoDuration(d) : 0n;
 }
