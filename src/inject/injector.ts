@@ -13,7 +13,7 @@ import {
   proxyConfigJSON,
   viewedProxyConfig,
 } from "../mesh/index.js";
-import { type GoValue, sprigFuncs, Template, TemplateError } from "../template/index.js";
+import { type GoValue, sprigFuncs, Template, TemplateError, templateHost } from "../template/index.js";
 import { ConfigError, type InjectorConfig, parseInjectorConfig, parseValues } from "./config.js";
 import { type EnvLookup, injectionFuncs } from "./funcs.js";
 import type { InjectorSettings } from "./inject.js";
@@ -94,7 +94,7 @@ export function compileTemplates(config: InjectorConfig, env: EnvLookup, source 
   for (const [name, text] of Object.entries(config.templates)) {
     try {
       // Istio names every injection template "inject", which is what its error messages show.
-      templates.set(name, new Template("inject", { funcs }).parse(text));
+      templates.set(name, new Template("inject", { funcs, host: templateHost({ env }) }).parse(text));
     } catch (e) {
       if (e instanceof TemplateError) throw new ConfigError(`${source}: templates.${name}: ${e.message}`);
       throw e;

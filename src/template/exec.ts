@@ -25,6 +25,7 @@ import {
   typeName,
 } from "../go/value.js";
 import { ArgError, idealNumber, type LiteralNode, literalArg, validateArg } from "./args.js";
+import type { Execution } from "./execution.js";
 import type {
   ArgNode,
   ChainNode,
@@ -71,6 +72,8 @@ export interface ExecState {
   env: ExecEnv;
   /** Whether dot has the static type interface{} (a range element of an interface{} container). */
   dotIface: boolean;
+  /** The execution this state belongs to (host, template set, include depth). */
+  run: Execution;
 }
 
 /** The functions and templates an execution can reach. */
@@ -614,7 +617,7 @@ function collectArgs(st: ExecState, dot: GoValue, fn: GoFunc, name: string, eval
 /** Calls a function, turning a thrown error (Go: returned error or recovered panic) into "error calling NAME". */
 function safeCall(st: ExecState, errorNode: Node, fn: GoFunc, name: string, argv: GoValue[]): GoValue {
   try {
-    return fn.fn(...argv);
+    return fn.execution ? fn.fn(st.run, ...argv) : fn.fn(...argv);
   } catch (e) {
     st.node = errorNode;
     const message = e instanceof Error ? e.message : String(e);

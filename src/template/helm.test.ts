@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { fromJSON } from "../go/value.js";
+import { fromJSON, goFunc } from "../go/value.js";
 import { helmFuncs } from "./helm.js";
 import { sprigFuncs } from "./sprig/index.js";
 import { parse, TemplateError } from "./template.js";
@@ -54,4 +54,16 @@ test("required fails with the given message on missing or empty values", () => {
   assert.equal(render('{{ required "need x" .x }}', { x: "ok" }), "ok");
   assert.throws(() => render('{{ required "need x" .x }}', {}), /error calling required: need x/);
   assert.throws(() => render('{{ required "need x" .x }}', { x: "" }), /need x/);
+});
+
+// Regression (issue 9): include's depth and the template it resolves in were module globals, so an
+// execution started inside another (here by a function) shared the outer one's count.
+test("each execution counts its own include depth", () => {
+  const chain = (n: number) =>
+    `{{ define "d" }}{{ if lt . ${n} }}{{ include "d" (add . 1) }}{{ else }}{{ inner }}{{ end }}{{ end }}{{ include "d" 0 }}`;
+  const inner = parse("inner", chain(150).replace("{{ inner }}", "done"), { funcs });
+  const outer = parse("outer", chain(150), {
+    funcs: { ...funcs, inner: goFunc("inner", [], () => inner.execute(0), "string") },
+  });
+  assert.equal(outer.execute(0), "done");
 });

@@ -7,12 +7,11 @@
 import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "../go/value.js";
 import { readYaml } from "../go/yaml/read.js";
 import { writeYaml } from "../go/yaml/write.js";
+import { type Execution, executionFunc } from "./execution.js";
 import { encodeJSON } from "./sprig/json.js";
-import { currentTemplate, type Template } from "./template.js";
 
 /** Helm stops `include` recursion at this depth with its own message. */
 const MAX_INCLUDE_DEPTH = 200;
-let includeDepth = 0;
 
 /**
  * Helm's toYaml: sigs.k8s.io/yaml.Marshal (through JSON, then go-yaml's writer, so a string such as
@@ -57,34 +56,27 @@ function required(message: string, v: GoValue): GoValue {
   return v;
 }
 
-function activeTemplate(fn: string): Template {
-  const t = currentTemplate();
-  if (t === undefined) throw new GoError(`${fn} called outside a template execution`);
-  return t;
-}
-
-function include(name: string, data: GoValue): string {
-  const t = activeTemplate("include");
-  if (includeDepth >= MAX_INCLUDE_DEPTH) {
+function include(run: Execution, name: string, data: GoValue): string {
+  if (run.includeDepth >= MAX_INCLUDE_DEPTH) {
     throw new GoError(`rendering template has a nested reference name: ${name}`);
   }
-  includeDepth++;
+  run.includeDepth++;
   try {
-    return t.executeTemplate(name, data);
+    return run.template.executeTemplate(name, data, run);
   } finally {
-    includeDepth--;
+    run.includeDepth--;
   }
 }
 
-function tpl(text: string, data: GoValue): string {
-  const t = activeTemplate("tpl").clone();
+function tpl(run: Execution, text: string, data: GoValue): string {
+  const t = run.template.clone();
   t.parse(text);
-  includeDepth++;
+  run.includeDepth++;
   try {
-    if (includeDepth > MAX_INCLUDE_DEPTH) throw new GoError("tpl: nested too deeply");
-    return t.execute(data);
+    if (run.includeDepth > MAX_INCLUDE_DEPTH) throw new GoError("tpl: nested too deeply");
+    return t.executeTemplate(t.name, data, run);
   } finally {
-    includeDepth--;
+    run.includeDepth--;
   }
 }
 
@@ -93,6 +85,6 @@ export const helmFuncs: Readonly<Record<string, GoFunc>> = {
   fromYaml: goFunc("fromYaml", ["string"], fromYaml, "map[string]interface {}"),
   fromYamlArray: goFunc("fromYamlArray", ["string"], fromYamlArray, "[]interface {}"),
   required: goFunc("required", ["string", "any"], required, "(interface {}, error)"),
-  include: goFunc("include", ["string", "any"], include, "(string, error)"),
-  tpl: goFunc("tpl", ["string", "any"], tpl, "(string, error)"),
+  include: executionFunc("include", ["string", "any"], include, "(string, error)"),
+  tpl: executionFunc("tpl", ["string", "any"], tpl, "(string, error)"),
 };

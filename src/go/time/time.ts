@@ -24,9 +24,8 @@ export class GoTime implements GoObject {
     readonly mono?: number,
   ) {}
 
-  /** time.Now(). */
-  static now(): GoTime {
-    const ns = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
+  /** time.Now() for a wall-clock reading in nanoseconds since the epoch (the caller's clock). */
+  static now(ns: bigint): GoTime {
     return new GoTime(
       Number(ns / 1_000_000_000n),
       Number(ns % 1_000_000_000n),

@@ -7,21 +7,22 @@ import { loadLocation, local, UTC } from "../../go/time/location.js";
 import { parseTime } from "../../go/time/parse.js";
 import { GoTime } from "../../go/time/time.js";
 import { GoError, type GoFunc, type GoValue, goFunc, TypedNumber } from "../../go/value.js";
+import { type Execution, executionFunc } from "../execution.js";
 
 /** The instant Sprig's date functions take: a time.Time or unix seconds as int/int64/int32, else now. */
-function toTime(date: GoValue, intTypes: string[]): GoTime {
+function toTime(run: Execution, date: GoValue, intTypes: string[]): GoTime {
   if (date instanceof GoTime) return date;
   if (typeof date === "bigint") return new GoTime(Number(date), 0);
   if (date instanceof TypedNumber && intTypes.includes(date.type)) return new GoTime(Number(date.value), 0);
-  return GoTime.now();
+  return GoTime.now(run.host.now());
 }
 
-function dateInZone(layout: GoValue, date: GoValue, zone: GoValue): string {
-  const t = toTime(date, ["int64", "int32"]);
+function dateInZone(run: Execution, layout: GoValue, date: GoValue, zone: GoValue): string {
+  const t = toTime(run, date, ["int64", "int32"]);
   return t.in(loadLocation(zone as string) ?? UTC).format(layout as string);
 }
 
-function durationRound(v: GoValue): string {
+function durationRound(run: Execution, v: GoValue): string {
   let d = 0n;
   if (typeof v === "string") {
     try {
@@ -30,7 +31,7 @@ function durationRound(v: GoValue): string {
       d = 0n;
     }
   } else if (v instanceof TypedNumber && v.type === "int64") d = v.value as bigint;
-  else if (v instanceof GoTime) d = GoTime.now().unixNano() - v.unixNano();
+  else if (v instanceof GoTime) d = run.host.now() - v.unixNano();
   let u = BigInt.asUintN(64, d);
   if (d < 0n) u = BigInt.asUintN(64, -u);
   const hour = 3_600_000_000_000n;
@@ -66,18 +67,18 @@ function dateModify(fmt: GoValue, date: GoValue): GoValue {
 const TIME = "time.Time";
 
 export const datesFuncs: Record<string, GoFunc> = {
-  ago: goFunc(
+  ago: executionFunc(
     "ago",
     ["any"],
-    (date) => {
-      const t = toTime(date, ["int64"]);
-      return durationString(roundToSecond(GoTime.now().unixNano() - t.unixNano()));
+    (run, date) => {
+      const t = toTime(run, date, ["int64"]);
+      return durationString(roundToSecond(run.host.now() - t.unixNano()));
     },
     "string",
   ),
-  date: goFunc("date", ["string", "any"], (fmt, date) => dateInZone(fmt, date, "Local"), "string"),
-  date_in_zone: goFunc("date_in_zone", ["string", "any", "string"], dateInZone, "string"),
-  dateInZone: goFunc("dateInZone", ["string", "any", "string"], dateInZone, "string"),
+  date: executionFunc("date", ["string", "any"], (run, fmt, date) => dateInZone(run, fmt, date, "Local"), "string"),
+  date_in_zone: executionFunc("date_in_zone", ["string", "any", "string"], dateInZone, "string"),
+  dateInZone: executionFunc("dateInZone", ["string", "any", "string"], dateInZone, "string"),
   date_modify: goFunc(
     "date_modify",
     ["string", TIME],
@@ -105,12 +106,12 @@ export const datesFuncs: Record<string, GoFunc> = {
   must_date_modify: goFunc("must_date_modify", ["string", TIME], dateModify, `(${TIME}, error)`),
   mustDateModify: goFunc("mustDateModify", ["string", TIME], dateModify, `(${TIME}, error)`),
   duration: goFunc("duration", ["any"], duration, "string"),
-  durationRound: goFunc("durationRound", ["any"], durationRound, "string"),
-  htmlDate: goFunc("htmlDate", ["any"], (date) => dateInZone("2006-01-02", date, "Local"), "string"),
-  htmlDateInZone: goFunc(
+  durationRound: executionFunc("durationRound", ["any"], durationRound, "string"),
+  htmlDate: executionFunc("htmlDate", ["any"], (run, date) => dateInZone(run, "2006-01-02", date, "Local"), "string"),
+  htmlDateInZone: executionFunc(
     "htmlDateInZone",
     ["any", "string"],
-    (date, zone) => dateInZone("2006-01-02", date, zone),
+    (run, date, zone) => dateInZone(run, "2006-01-02", date, zone),
     "string",
   ),
   mustToDate: goFunc(
@@ -119,7 +120,7 @@ export const datesFuncs: Record<string, GoFunc> = {
     (fmt, str) => parseTime(fmt as string, str as string, local()),
     `(${TIME}, error)`,
   ),
-  now: goFunc("now", [], () => GoTime.now(), TIME),
+  now: executionFunc("now", [], (run) => GoTime.now(run.host.now()), TIME),
   toDate: goFunc(
     "toDate",
     ["string", "string"],
