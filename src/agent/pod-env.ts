@@ -43,15 +43,6 @@ function text(v: unknown): string {
 
 const stringField = (v: unknown): string => (typeof v === "string" ? v : "");
 
-/**
- * The pod's namespace: the object's own (a Pod's, or a workload's, which its pods inherit), else its
- * pod template's, else `fallback` (the namespace the manifest is applied to).
- */
-export function podNamespace(obj: Json, podMetadata: Json, fallback: string): string {
-  const own = isRecord(obj.metadata) ? stringField(obj.metadata.namespace) : "";
-  return own || stringField(podMetadata.namespace) || fallback;
-}
-
 /** `spec.serviceAccountName`, else the deprecated `spec.serviceAccount`, else `default`. */
 export function podServiceAccount(podSpec: Json): string {
   return stringField(podSpec.serviceAccountName) || stringField(podSpec.serviceAccount) || "default";

@@ -10,10 +10,11 @@
 import { isRecord } from "../../go/json.js";
 import { type Container, type Json, PROXY_CONTAINER } from "../../inject/pod.js";
 import type { PodParts } from "../../kube/workloads.js";
+import { podNamespace } from "../../kube/workloads.js";
 import { type MeshConfig, PROXY_CONFIG_ANNOTATION, type ProxyConfig } from "../../mesh/index.js";
 import { expandVars, referencedVars } from "../expand.js";
 import { containersOf, stringList } from "../pod-containers.js";
-import { podFacts, podNamespace, resolveEnv } from "../pod-env.js";
+import { podFacts, resolveEnv } from "../pod-env.js";
 import { parseAgentArgs } from "./agent-args.js";
 import {
   type ConcurrencySource,

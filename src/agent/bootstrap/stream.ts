@@ -8,7 +8,12 @@
 
 import { QuantityError } from "../../go/quantity.js";
 import { PROXY_CONTAINER } from "../../inject/pod.js";
-import { forEachWorkload, nothingInjectedMessage, notInjectedNote, workloadHeader } from "../injected-pods.js";
+import {
+  forEachWorkload,
+  nothingInjectedMessage,
+  notInjectedNote,
+  workloadHeader,
+} from "../../report/injected-pods.js";
 import { ContainerFieldError } from "../pod-containers.js";
 import { BootstrapError } from "./errors.js";
 import { formatBootstrap, formatNotInjected } from "./format.js";

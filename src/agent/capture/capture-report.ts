@@ -5,7 +5,7 @@
  * document.
  */
 import { QuantityError } from "../../go/quantity.js";
-import { forEachWorkload, nothingInjectedMessage, workloadHeader } from "../injected-pods.js";
+import { forEachWorkload, nothingInjectedMessage, workloadHeader } from "../../report/injected-pods.js";
 import { ContainerFieldError } from "../pod-containers.js";
 import { CAPTURE_CONTAINERS, captureSectionLines } from "./capture-section.js";
 import { CniAnnotationError } from "./cni-sidecar.js";
