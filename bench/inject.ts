@@ -22,11 +22,11 @@
  * about half a second: the steady state.
  */
 import { readFileSync } from "node:fs";
+import { readYaml } from "../src/go/yaml/read.js";
 import { defaultConfigFiles } from "../src/inject/defaults.js";
 import { loadInjector } from "../src/inject/injector.js";
 import { type KubeInjectOptions, kubeInject } from "../src/inject/kube-inject.js";
 import { splitYamlStream } from "../src/kube/stream.js";
-import { readYaml } from "../src/kube/yaml.js";
 import type { Template } from "../src/template/index.js";
 import { chooseRuns, formatNs, printTable, timeOnce, timeRuns, warmUp } from "./timing.js";
 

@@ -1,6 +1,6 @@
 /**
  * Speed of our template engine next to Go's text/template + Sprig, on the shared cases
- * (../shared/bench/gotemplate/cases.json). Usage:
+ * (../shared/bench/gotemplate/cases.json, plus our regex cases in template-regex-cases.json). Usage:
  *
  *   npm run bench:template [-- --runs N] [CASE...]
  *
@@ -57,6 +57,10 @@ async function main(): Promise<void> {
   const cases = JSON.parse(
     readFileSync(new URL("../../shared/bench/gotemplate/cases.json", import.meta.url), "utf8"),
   ) as BenchCase[];
+  // Our own cases for what the shared set does not exercise (Sprig's regex functions).
+  cases.push(
+    ...(JSON.parse(readFileSync(new URL("./template-regex-cases.json", import.meta.url), "utf8")) as BenchCase[]),
+  );
   const selected = positionals.length ? cases.filter((c) => positionals.includes(c.name)) : cases;
 
   const oraclePath = locateOracle(repoRoot);

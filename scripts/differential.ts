@@ -1,5 +1,5 @@
 /**
- * Differential testing against Go: generated templates (mostly valid, see gen-templates.ts) and data
+ * Differential testing against Go: generated templates (mostly valid, see src/template/gen-templates.ts) and data
  * go to the Go oracle and to our engine; the results must match. Not part of CI (it needs the oracle).
  *
  *   node --import tsx scripts/differential.ts [--count N] [--seed S] [--show K] [--out FILE]
@@ -19,8 +19,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { locateOracle, Oracle, type OracleAnswer } from "../bench/oracle.js";
+import { numbersMode, validCaseData, validTemplate } from "../src/template/gen-templates.js";
 import { fromJSON, parse, sprigFuncs, TemplateError } from "../src/template/index.js";
-import { numbersMode, validCaseData, validTemplate } from "./gen-templates.js";
 
 interface Result {
   output?: string;

@@ -19,8 +19,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "../src/cli/service-defaults.js";
+import { writeYaml } from "../src/go/yaml/write.js";
 import { defaultConfigFiles } from "../src/inject/defaults.js";
-import { writeYaml } from "../src/kube/yaml.js";
 import { webhookConfiguration } from "../src/webhook/webhook-config.js";
 
 /** Names shared by the manifests in deploy/ (the default revision). */

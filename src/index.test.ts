@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Deployment } from "kubernetes-types/apps/v1.js";
+import { readYaml } from "./go/yaml/read.js";
 import {
   ConfigError,
   DocumentError,
@@ -14,7 +15,6 @@ import {
   uninject,
   uninjectYaml,
 } from "./index.js";
-import { readYaml } from "./kube/yaml.js";
 
 const injector = loadInjectorConfig();
 

@@ -8,10 +8,10 @@ import { describe, it } from "node:test";
 import { DEPLOY, generatedManifests, type ManifestOptions, manifestSet } from "../scripts/gen-deploy-manifests.js";
 import { runCerts } from "../src/cli/certs.js";
 import { serviceFor } from "../src/cli/service-defaults.js";
+import { readYaml } from "../src/go/yaml/read.js";
 import { parseValues } from "../src/inject/config.js";
 import { loadInjector } from "../src/inject/injector.js";
 import { splitYamlStream } from "../src/kube/stream.js";
-import { readYaml } from "../src/kube/yaml.js";
 import { selectorMatches } from "../src/webhook/webhook-match.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks manifests freely; a wrong path fails an assertion.

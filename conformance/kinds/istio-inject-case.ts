@@ -5,9 +5,9 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readYaml } from "../../src/go/yaml/read.js";
 import { type InjectorConfig, parseValues } from "../../src/inject/config.js";
 import { compileTemplates, type LoadedInjector } from "../../src/inject/injector.js";
-import { readYaml } from "../../src/kube/yaml.js";
 import type { MeshConfig } from "../../src/mesh/index.js";
 
 /** The fields of case.json the runners read. */

@@ -12,9 +12,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import { readYaml } from "../../src/go/yaml/read.js";
 import { applyPatch } from "../../src/kube/json-patch.js";
 import { marshalTyped } from "../../src/kube/typed.js";
-import { readYaml } from "../../src/kube/yaml.js";
 import { review, type WebhookState } from "../../src/webhook/admission.js";
 import { podCreationReview } from "../../src/webhook/admission-request.js";
 import type { NamespaceLike } from "../../src/webhook/openshift.js";

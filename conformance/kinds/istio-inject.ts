@@ -8,10 +8,10 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import { readYaml } from "../../src/go/yaml/read.js";
 import { kubeInject } from "../../src/inject/kube-inject.js";
 import { splitYamlStream } from "../../src/kube/stream.js";
 import { marshalTyped } from "../../src/kube/typed.js";
-import { readYaml } from "../../src/kube/yaml.js";
 import { type Failure, type KindResult, type KindRunner, shown } from "../result.js";
 import { caseInjector, type IstioInjectCase, readCase } from "./istio-inject-case.js";
 import { runIstioInjectWebhook } from "./istio-inject-webhook.js";

@@ -6,11 +6,11 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { cloneJson } from "../../src/go/json.js";
 import {
   agentMeshConfig,
   applyMeshConfig,
   applyProxyConfigToMesh,
-  cloneJSON,
   defaultMeshConfig,
   effectiveProxyConfig,
   type MeshConfig,
@@ -73,7 +73,7 @@ function setPath(target: Json, path: string, value: unknown): void {
     if (typeof cur[k] !== "object" || cur[k] === null) cur[k] = {};
     cur = cur[k] as Json;
   }
-  cur[keys[keys.length - 1] as string] = cloneJSON(value);
+  cur[keys[keys.length - 1] as string] = cloneJson(value);
 }
 
 function baseMesh(spec: unknown): MeshConfig {
@@ -81,7 +81,7 @@ function baseMesh(spec: unknown): MeshConfig {
   if (base.meshConfig !== "defaults") return canonical("MeshConfig", base.meshConfig ?? {}).msg as MeshConfig;
   const mc = defaultMeshConfig() as Json;
   for (const [path, value] of Object.entries(obj(base.set))) setPath(mc, path, value);
-  for (const [key, value] of Object.entries(obj(base.replaceTopLevel))) mc[key] = cloneJSON(value);
+  for (const [key, value] of Object.entries(obj(base.replaceTopLevel))) mc[key] = cloneJson(value);
   return canonical("MeshConfig", mc).msg as MeshConfig;
 }
 
@@ -132,7 +132,7 @@ function applyOperation(operation: string, yaml: string, base: MeshConfig): Mesh
 function judgeApply(v: Vector): Verdict {
   const operation = String(v.operation);
   const base = operation === "ApplyMeshConfigDefaults" ? defaultMeshConfig() : baseMesh(v.base);
-  const snapshot = cloneJSON(base);
+  const snapshot = cloneJson(base);
   const steps = Array.isArray(v.steps) ? (v.steps as string[]) : [String(v.yaml ?? "")];
   let result = base;
   for (const step of steps) result = applyOperation(operation, step, result);
@@ -177,7 +177,7 @@ function judgeEffective(v: Vector): Verdict {
   }
   if (operation === "EffectiveProxyConfig") {
     const mesh = canonical("MeshConfig", input.meshConfig).msg as MeshConfig;
-    const snapshot = cloneJSON(mesh);
+    const snapshot = cloneJson(mesh);
     const resources = (Array.isArray(input.proxyConfigs) ? (input.proxyConfigs as Json[]) : []).map((r) => ({
       name: String(r.name),
       namespace: String(r.namespace),

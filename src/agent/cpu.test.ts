@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { downwardCpu, milliValue, QuantityError } from "./cpu.js";
+import { milliValue, QuantityError } from "../go/quantity.js";
+import { downwardCpu } from "./cpu.js";
 
 describe("CPU quantities", () => {
   it("gives milli-values rounded up", () => {

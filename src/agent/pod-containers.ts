@@ -3,7 +3,9 @@
  * a container's string lists (`command`, `args`) and its security ids. (Its environment:
  * pod-env.ts.)
  */
-import { type Container, isRecord, type Json } from "../inject/pod.js";
+
+import { isRecord } from "../go/json.js";
+import type { Container, Json } from "../inject/pod.js";
 
 /** A container field of the wrong type; the message names the container and the field. */
 export class ContainerFieldError extends Error {

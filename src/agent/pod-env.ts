@@ -7,7 +7,9 @@
  * allocatable CPU) is known only in the cluster: such variables are listed as unknown, with why.
  * Both istio-proxy's environment (bootstrap/) and istio-init's (capture/) are read this way.
  */
-import { type Container, isRecord, type Json } from "../inject/pod.js";
+
+import { isRecord } from "../go/json.js";
+import type { Container, Json } from "../inject/pod.js";
 import type { PodParts } from "../kube/workloads.js";
 import { downwardCpu } from "./cpu.js";
 import { expandVars } from "./expand.js";
@@ -40,15 +42,6 @@ function text(v: unknown): string {
 }
 
 const stringField = (v: unknown): string => (typeof v === "string" ? v : "");
-
-/**
- * The pod's namespace: the object's own (a Pod's, or a workload's, which its pods inherit), else its
- * pod template's, else `fallback` (the namespace the manifest is applied to).
- */
-export function podNamespace(obj: Json, podMetadata: Json, fallback: string): string {
-  const own = isRecord(obj.metadata) ? stringField(obj.metadata.namespace) : "";
-  return own || stringField(podMetadata.namespace) || fallback;
-}
 
 /** `spec.serviceAccountName`, else the deprecated `spec.serviceAccount`, else `default`. */
 export function podServiceAccount(podSpec: Json): string {

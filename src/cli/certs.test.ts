@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { meshinject } from "../../test/meshinject-cli.js";
-import { readYaml } from "../kube/yaml.js";
+import { readYaml } from "../go/yaml/read.js";
 
 /** webhook-config's stderr note about istiod's WebhookCertPatcher, for the configuration's istio.io/rev. */
 const NOTE = (revision: string) =>

@@ -7,7 +7,7 @@
 
 import { type Cluster, ClusterError, connectCluster } from "../cluster/client.js";
 import { DEFAULT_INJECT_CONFIGMAP } from "../cluster/istio-config.js";
-import { isRecord } from "../inject/pod.js";
+import { isRecord } from "../go/json.js";
 
 /** kubectl's names for the workload kinds (plural, singular, short) → the API path of the collection. */
 const KINDS: ReadonlyArray<{ names: readonly string[]; kind: string; group: string; plural: string }> = [

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Command } from "commander";
 import { assertFailed, type Run, runManifestCommand } from "../../test/manifest-command-run.js";
-import { writeYaml } from "../kube/yaml.js";
+import { writeYaml } from "../go/yaml/write.js";
 import { webhookConfiguration } from "../webhook/webhook-config.js";
 import { checkInjectCommand } from "./check-inject.js";
 

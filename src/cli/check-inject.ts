@@ -19,8 +19,8 @@ import {
   parseLabelPairs,
   parseNamespaces,
   parseWebhookConfigurations,
-} from "../webhook/check-inject-inputs.js";
-import { CheckInjectError, checkInjectReport } from "../webhook/check-inject-report.js";
+} from "../report/check-inject-inputs.js";
+import { CheckInjectError, checkInjectReport } from "../report/check-inject-report.js";
 import { WebhookConfigError, webhookConfiguration } from "../webhook/webhook-config.js";
 import { LiveInputError, readLiveInputs } from "./check-inject-live.js";
 import {

@@ -64,7 +64,7 @@ async function render(opts: RenderOptions): Promise<void> {
   for (const name of opts.values ?? []) files.push({ name, text: await readText(name, "values file") });
   const values = buildValues({ files, set: opts.set ?? [], setString: opts.setString ?? [] });
   // Template errors already name the file: `template: PATH:LINE:COL: ...`.
-  const output = renderTemplate(opts.file, text, values);
+  const output = await renderTemplate(opts.file, text, values);
   if (opts.output === undefined) {
     process.stdout.write(output);
   } else {

@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import type { Command } from "commander";
 import { assertFailed, type Run, runManifestCommand } from "../../test/manifest-command-run.js";
+import { readYaml } from "../go/yaml/read.js";
 import { injectYaml, loadInjectorConfig } from "../index.js";
 import { splitYamlStream } from "../kube/stream.js";
-import { readYaml } from "../kube/yaml.js";
 import { proxyConfigCommand } from "./proxy-config.js";
 
 const CURL = readFileSync(new URL("../../examples/curl.yaml", import.meta.url), "utf8");

@@ -7,17 +7,11 @@
  */
 import { Command } from "commander";
 import { BootstrapError, proxyConfigReport } from "../agent/bootstrap/index.js";
+import { DurationError } from "../go/time/duration.js";
 import { ConfigError } from "../inject/config.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { configMapKey } from "../inject/injector.js";
-import {
-  DurationError,
-  type MeshConfig,
-  MeshConfigError,
-  MeshYamlError,
-  ProtoJSONError,
-  readMeshConfig,
-} from "../mesh/index.js";
+import { type MeshConfig, MeshConfigError, MeshYamlError, ProtoJSONError, readMeshConfig } from "../mesh/index.js";
 import {
   filenameOption,
   inputName,

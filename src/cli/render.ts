@@ -4,8 +4,10 @@
  * is removed from the output afterwards (Helm runs templates with missingkey=zero and strips what
  * missing values print).
  */
+
+import { newMap } from "../go/value.js";
 import { type GoValue, helmFuncs, parse, sprigFuncs } from "../template/index.js";
-import { newMap } from "../template/value.js";
+import { processTemplateHost } from "./template-host.js";
 
 /** The data a rendered template sees. Only `.Values` exists; there is no `.Release`, `.Chart` or `.Capabilities`. */
 export function templateData(values: Record<string, GoValue>): Record<string, GoValue> {
@@ -15,10 +17,12 @@ export function templateData(values: Record<string, GoValue>): Record<string, Go
 }
 
 /**
- * Parses and executes `text`. `name` names the template in error messages (`template: NAME:3:7: ...`),
- * so callers pass the file path. Throws the engine's TemplateError on parse or execution errors.
+ * Parses and executes `text` with the process's environment and resolver (as `helm template` has).
+ * `name` names the template in error messages (`template: NAME:3:7: ...`), so callers pass the file
+ * path. Rejects with the engine's TemplateError on parse or execution errors.
  */
-export function renderTemplate(name: string, text: string, values: Record<string, GoValue>): string {
+export async function renderTemplate(name: string, text: string, values: Record<string, GoValue>): Promise<string> {
   const template = parse(name, text, { funcs: { ...sprigFuncs, ...helmFuncs } });
-  return template.execute(templateData(values)).replaceAll("<no value>", "");
+  const output = await template.executeAsync(templateData(values), processTemplateHost());
+  return output.replaceAll("<no value>", "");
 }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { DEPLOY } from "../../scripts/gen-deploy-manifests.js";
-import { readYaml } from "../kube/yaml.js";
+import { readYaml } from "../go/yaml/read.js";
 import { runCerts } from "./certs.js";
 import { selfSignedHosts } from "./serve.js";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE } from "./service-defaults.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type GoValue, newMap, TypedNumber } from "../template/value.js";
+import { type GoValue, newMap, TypedNumber } from "../go/value.js";
 import { parseSetInto, typedValue } from "./strvals.js";
 
 /** Plain JSON-like view of Go values for deepEqual: int64 values become "int64:N". */

@@ -7,7 +7,7 @@
  * that does not start with 0 (or exactly 0) → int64, anything else → string. `--set-string` keeps
  * every value a string. Paths are written into an existing values map, overriding what is there.
  */
-import { type GoValue, int64, isMap, newMap } from "../template/value.js";
+import { type GoValue, int64, isMap, newMap } from "../go/value.js";
 
 /** Helm's limits, which keep a hostile flag from allocating unbounded lists or recursing deeply. */
 const MAX_INDEX = 65536;

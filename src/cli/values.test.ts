@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type GoValue, TypedNumber } from "../template/value.js";
+import { type GoValue, TypedNumber } from "../go/value.js";
 import { buildValues, mergeValues } from "./values.js";
 
 function plain(v: GoValue): unknown {
@@ -43,8 +43,23 @@ describe("buildValues", () => {
   it("names the file or flag in errors", () => {
     assert.throws(
       () => buildValues({ files: files("a: [\n"), set: [], setString: [] }),
-      /^ValuesInputError: failed to parse v0\.yaml: [^\n]* at line 2, column 1$/,
+      /^ValuesInputError: failed to parse v0\.yaml: yaml: line 2, column 1: [^\n]*$/,
     );
     assert.throws(() => buildValues({ files: [], set: ["a"], setString: [] }), /failed parsing --set "a": key "a"/);
+  });
+
+  // Regression (issue 9): cli/values-yaml.ts was a second go-yaml reader, which kept a float key's
+  // digits; Helm's reader (sigs.k8s.io/yaml) formats it at float32 precision.
+  it("reads values files with the one go-yaml reader: keys, YAML 1.1 scalars, fresh maps", () => {
+    const values = buildValues({
+      files: files("3.14159265: pi\non: yes\nd: 2001-12-14\nconstructor: x\n"),
+      set: [],
+      setString: [],
+    });
+    assert.deepEqual(Object.keys(values).sort(), ["3.1415927", "constructor", "d", "true"]);
+    assert.equal(values.true, true);
+    assert.equal(values.d, "2001-12-14");
+    assert.equal(Object.getPrototypeOf(values), null);
+    assert.throws(() => buildValues({ files: files("- a\n"), set: [], setString: [] }), /top level must be a map/);
   });
 });

@@ -3,9 +3,9 @@
  * ones before it), then every `--set`, then every `--set-string` (Helm applies all `--set` flags
  * before any `--set-string`, whatever their order on the command line).
  */
-import { type GoValue, isMap, newMap } from "../template/value.js";
+import { type GoValue, isMap, newMap } from "../go/value.js";
+import { readYaml, YamlError } from "../go/yaml/read.js";
 import { parseSetInto, SetError } from "./strvals.js";
-import { parseValuesYaml, ValuesError } from "./values-yaml.js";
 
 export interface ValuesSources {
   /** Values files in command-line order, already read. */
@@ -40,11 +40,9 @@ export function buildValues(sources: ValuesSources): Record<string, GoValue> {
   for (const file of sources.files) {
     let parsed: Record<string, GoValue>;
     try {
-      parsed = parseValuesYaml(file.text);
+      parsed = readValuesFile(file.text);
     } catch (e) {
-      // One line: the yaml package's message goes on with a snippet of the source and a caret.
-      const first = (e instanceof ValuesError ? e.message : "").split("\n")[0]?.replace(/:$/, "") ?? "";
-      if (e instanceof ValuesError) throw new ValuesInputError(`failed to parse ${file.name}: ${first}`);
+      if (e instanceof YamlError) throw new ValuesInputError(`failed to parse ${file.name}: ${e.message}`);
       throw e;
     }
     values = mergeValues(values, parsed);
@@ -53,6 +51,30 @@ export function buildValues(sources: ValuesSources): Record<string, GoValue> {
   applySets(values, sources.set, false, "--set");
   applySets(values, sources.setString, true, "--set-string");
   return values;
+}
+
+/**
+ * A values file as Helm reads it: YAML through go-yaml v2 and JSON (sigs.k8s.io/yaml, src/go/yaml), so
+ * every number is a float64 and a float key such as `3.14159265` reads as `3.1415927`. An empty file
+ * (or only `null`) is no values; another top level than a map is an error, as in Helm. Each map is
+ * copied into a fresh `map[string]interface {}` without a prototype, since `--set` writes into them.
+ */
+function readValuesFile(text: string): Record<string, GoValue> {
+  const value = readYaml(text);
+  if (value === null) return newMap();
+  if (typeof value !== "object" || Array.isArray(value)) {
+    const what = Array.isArray(value) ? "a list" : `${typeof value} ${JSON.stringify(value)}`;
+    throw new YamlError(`the top level must be a map of values, not ${what}`);
+  }
+  return goMaps(value) as Record<string, GoValue>;
+}
+
+function goMaps(v: unknown): GoValue {
+  if (Array.isArray(v)) return v.map(goMaps);
+  if (v === null || typeof v !== "object") return v;
+  const out = newMap();
+  for (const k of Object.keys(v)) out[k] = goMaps((v as Record<string, unknown>)[k]);
+  return out;
 }
 
 function applySets(values: Record<string, GoValue>, lines: readonly string[], forceString: boolean, flag: string) {

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { writeYaml } from "../kube/yaml.js";
+import { writeYaml } from "../go/yaml/write.js";
 import {
   type FailurePolicy,
   type ReinvocationPolicy,

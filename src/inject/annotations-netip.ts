@@ -4,7 +4,7 @@
  * error text matter here (the annotation error quotes Go's message), so parsing yields nothing but
  * an error message or undefined.
  */
-import { quote } from "../template/strconv.js";
+import { quote } from "../go/strconv.js";
 
 /** A parse failure: Go's `parseAddrError` (`in`, `msg`, optional `at`). */
 class AddrError {

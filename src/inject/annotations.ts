@@ -8,10 +8,11 @@
  */
 
 import { parse as parseYAML } from "yaml";
+import { multiErrorText } from "../go/multierror.js";
+import { quantityError } from "../go/quantity.js";
+import { parseBool, parseUint64, quote } from "../go/strconv.js";
 import { valueKind } from "../kube/value-kind.js";
-import { parseBool, parseUint64, quote } from "../template/strconv.js";
 import { parsePrefixError } from "./annotations-netip.js";
-import { quantityError } from "./annotations-quantity.js";
 
 export {
   ANNOTATIONS,
@@ -44,18 +45,12 @@ export interface AnnotationFailure {
 export class AnnotationValidationError extends Error {
   override name = "AnnotationValidationError";
   constructor(readonly failures: readonly AnnotationFailure[]) {
-    super(joinErrors(failures.map(failureMessage)));
+    super(multiErrorText(failures.map(failureMessage)));
   }
 }
 
 export function failureMessage(f: AnnotationFailure): string {
   return `invalid value '${f.value}' for annotation '${f.name}': ${f.reason}`;
-}
-
-/** go-multierror's default list format. */
-export function joinErrors(messages: readonly string[]): string {
-  if (messages.length === 1) return `1 error occurred:\n\t* ${messages[0]}\n\n`;
-  return `${messages.length} errors occurred:\n\t${messages.map((m) => `* ${m}`).join("\n\t")}\n\n`;
 }
 
 // ---------------------------------------------------------------------------------------------

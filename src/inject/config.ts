@@ -4,9 +4,9 @@
  * Parsing is strict about shapes and names the file and field at fault.
  */
 
-import { readYaml } from "../kube/yaml.js";
+import { isRecord } from "../go/json.js";
+import { readYaml } from "../go/yaml/read.js";
 import { fromJSON, type GoValue } from "../template/index.js";
-import { isRecord } from "./pod.js";
 
 /** A Kubernetes label selector (matchLabels and matchExpressions). */
 export interface LabelSelector {

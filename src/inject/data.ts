@@ -4,8 +4,8 @@
  * `.Values.global.hub`, `.DeploymentMeta.Name`, ...) run unchanged.
  */
 
+import { GO_OBJECT, type GoObject, type GoValue, TypedNumber } from "../go/value.js";
 import { goTypedView, goView } from "../kube/go-view.js";
-import { GO_OBJECT, type GoObject, type GoValue, TypedNumber } from "../template/index.js";
 
 /** A Go struct with fixed fields, in declaration order. */
 export function goStruct(typeName: string, fields: ReadonlyArray<readonly [string, GoValue]>): GoObject {

@@ -14,9 +14,9 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
+import { readYaml } from "../go/yaml/read.js";
 import { splitYamlStream } from "../kube/stream.js";
 import { deployMetaOf, podOf } from "../kube/workloads.js";
-import { readYaml } from "../kube/yaml.js";
 import {
   type MeshConfig,
   meshConfigView,

@@ -6,8 +6,8 @@
  * Each is declared with the Go signature Istio gives it, so templates get Go's argument checks.
  */
 
+import { writeYaml } from "../go/yaml/write.js";
 import { goViewJSON } from "../kube/go-view.js";
-import { writeYaml } from "../kube/yaml.js";
 import {
   formatValue,
   GoError,

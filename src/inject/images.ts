@@ -3,7 +3,7 @@
  * the ProxyConfig, the values' `global.variant`, or the `sidecar.istio.io/proxyImageType` annotation.
  */
 
-import { formatValue } from "../template/index.js";
+import { formatValue } from "../go/fmt.js";
 import { valueAt } from "./config.js";
 
 /** Image types Istio publishes; a tag already ending in one has it replaced rather than doubled. */

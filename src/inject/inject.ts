@@ -4,10 +4,11 @@
  * probe rewriting, status annotation, container order). Both kube-inject and the webhook call this.
  */
 
+import { isRecord } from "../go/json.js";
+import { parseBool } from "../go/strconv.js";
 import { marshalTyped, TypedDecodeError } from "../kube/typed.js";
 import { type MeshConfig, meshConfigView, type ProxyConfig, proxyConfigView } from "../mesh/index.js";
 import { type GoValue, type Template, TemplateError } from "../template/index.js";
-import { parseBool } from "../template/strconv.js";
 import { validateAnnotations } from "./annotations.js";
 import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
@@ -19,7 +20,7 @@ import {
   reinsertOverrides,
   stripPreviousInjection,
 } from "./overrides.js";
-import { clone, findContainer, isRecord, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
+import { clone, findContainer, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
 import { applyMetadata, applyPrometheusMerge, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { configMapHasKey, configMapKey } from "./injector.js";
+import type { InjectorConfig } from "./config.js";
+import { compileTemplates, configMapHasKey, configMapKey } from "./injector.js";
 
 const configMap = (data: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\ndata:\n${data}`;
@@ -20,4 +21,26 @@ test("configMapKey takes the key from a ConfigMap and passes other text through"
     () => configMapKey(configMap('  config: "x"\n'), "values", "f.yaml"),
     /f\.yaml: ConfigMap has no data\.values/,
   );
+});
+
+// Regression (issue 9): Sprig's expandenv read process.env even when the injector's env said nothing is set.
+test("templates read the environment the injector was given, expandenv included", () => {
+  process.env.MESHINJECT_INJECTOR_TEST = "from-process";
+  try {
+    const config = { templates: { t: '{{ expandenv "[$MESHINJECT_INJECTOR_TEST]" }}' } } as unknown as InjectorConfig;
+    assert.equal(
+      compileTemplates(config, () => undefined)
+        .get("t")
+        ?.execute(null),
+      "[]",
+    );
+    assert.equal(
+      compileTemplates(config, (n) => (n === "MESHINJECT_INJECTOR_TEST" ? "given" : undefined))
+        .get("t")
+        ?.execute(null),
+      "[given]",
+    );
+  } finally {
+    delete process.env.MESHINJECT_INJECTOR_TEST;
+  }
 });

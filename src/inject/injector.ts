@@ -4,7 +4,8 @@
  * prints it). Templates are compiled once here; a template that does not parse is an error naming it.
  */
 
-import { readYaml } from "../kube/yaml.js";
+import { isRecord } from "../go/json.js";
+import { readYaml } from "../go/yaml/read.js";
 import {
   applyMeshConfig,
   defaultMeshConfig,
@@ -12,11 +13,10 @@ import {
   proxyConfigJSON,
   viewedProxyConfig,
 } from "../mesh/index.js";
-import { type GoValue, sprigFuncs, Template, TemplateError } from "../template/index.js";
+import { type GoValue, sprigFuncs, Template, TemplateError, templateHost } from "../template/index.js";
 import { ConfigError, type InjectorConfig, parseInjectorConfig, parseValues } from "./config.js";
 import { type EnvLookup, injectionFuncs } from "./funcs.js";
 import type { InjectorSettings } from "./inject.js";
-import { isRecord } from "./pod.js";
 
 /** The text of one ConfigMap key, whether `text` is that content or the whole ConfigMap. */
 export function configMapKey(text: string, key: string, source: string): string {
@@ -94,7 +94,7 @@ export function compileTemplates(config: InjectorConfig, env: EnvLookup, source 
   for (const [name, text] of Object.entries(config.templates)) {
     try {
       // Istio names every injection template "inject", which is what its error messages show.
-      templates.set(name, new Template("inject", { funcs }).parse(text));
+      templates.set(name, new Template("inject", { funcs, host: templateHost({ env }) }).parse(text));
     } catch (e) {
       if (e instanceof TemplateError) throw new ConfigError(`${source}: templates.${name}: ${e.message}`);
       throw e;

@@ -2,7 +2,7 @@
 // kind Istio's documentation gives (profiles default, demo, minimal; a custom hub/tag; a revision).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { readYaml } from "../kube/yaml.js";
+import { readYaml } from "../go/yaml/read.js";
 import { ConfigError } from "./config.js";
 import { defaultConfigFiles } from "./defaults.js";
 import { applyIstioOperator } from "./istio-operator.js";

@@ -7,9 +7,11 @@
  * that, over the built-in default (itself Istio's default profile).
  */
 
-import { readYaml, writeYaml } from "../kube/yaml.js";
+import { isRecord } from "../go/json.js";
+import { readYaml } from "../go/yaml/read.js";
+import { writeYaml } from "../go/yaml/write.js";
 import { ConfigError } from "./config.js";
-import { isRecord, type Json } from "./pod.js";
+import type { Json } from "./pod.js";
 
 /**
  * The parts of Istio's installation profiles that reach injection (values and mesh config), as

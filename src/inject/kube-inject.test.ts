@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { readYaml } from "../go/yaml/read.js";
 import { loadInjectorConfig } from "../index.js";
 import { oneLine } from "../kube/one-line.js";
-import { readYaml } from "../kube/yaml.js";
 import { injectPod } from "./inject.js";
 import { DocumentError, type KubeInjectOptions, kubeInject } from "./kube-inject.js";
 

@@ -4,6 +4,9 @@
  * objects; every other document is copied through verbatim. Pure: text in, text and warnings out.
  */
 
+import { isRecord } from "../go/json.js";
+import { readYaml } from "../go/yaml/read.js";
+import { writeYaml } from "../go/yaml/write.js";
 import { oneLine } from "../kube/one-line.js";
 import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
@@ -15,11 +18,10 @@ import {
   type WorkloadRef,
   workloadOf,
 } from "../kube/workloads.js";
-import { readYaml, writeYaml } from "../kube/yaml.js";
 import { applyProxyConfigToMesh, type MeshConfig } from "../mesh/index.js";
 import type { InjectorConfig } from "./config.js";
 import { InjectionError, type InjectorSettings, injectPod, typedPod } from "./inject.js";
-import { isRecord, type Pod } from "./pod.js";
+import type { Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
 
 export interface KubeInjectOptions {

@@ -4,9 +4,9 @@
  * typed Pod, the overlay merged in, and the result read back as a typed Pod (unknown fields drop).
  */
 
+import { readYaml } from "../go/yaml/read.js";
 import { StrategicMergeError, strategicMergeInto } from "../kube/strategic-merge.js";
 import { marshalTyped } from "../kube/typed.js";
-import { readYaml } from "../kube/yaml.js";
 import type { Container, Pod } from "./pod.js";
 
 export class OverlayError extends Error {

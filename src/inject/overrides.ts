@@ -6,6 +6,7 @@
  * - a pod injected before has what that injection added removed first, so injecting is idempotent.
  */
 
+import { isRecord } from "../go/json.js";
 import { marshalTyped } from "../kube/typed.js";
 import { applyContainer, applyInitContainer } from "./overlay.js";
 import {
@@ -15,7 +16,6 @@ import {
   findPodContainer,
   goJSON,
   INIT_CONTAINER,
-  isRecord,
   OVERRIDES_ANNOTATION,
   type Pod,
   PROXY_CONTAINER,

@@ -3,7 +3,7 @@
  * injection status annotation that records what a previous injection added.
  */
 
-import { cloneJson } from "../kube/json-clone.js";
+import { cloneJson, isRecord } from "../go/json.js";
 
 export type Json = Record<string, unknown>;
 
@@ -36,10 +36,6 @@ export const CORE_DUMP_CONTAINER = "enable-core-dump";
 
 export const STATUS_ANNOTATION = "sidecar.istio.io/status";
 export const OVERRIDES_ANNOTATION = "proxy.istio.io/overrides";
-
-export function isRecord(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function annotationsOf(pod: Pod): Record<string, string> {
   pod.metadata.annotations ??= {};

@@ -4,7 +4,7 @@
  * `metav1.LabelSelectorAsSelector` converts them (validating keys, operators and values), then
  * matched against a pod's labels.
  */
-import { quote } from "../template/strconv.js";
+import { quote } from "../go/strconv.js";
 
 export interface LabelSelectorRequirement {
   key: string;

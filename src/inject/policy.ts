@@ -19,9 +19,11 @@
  * `yes` or `1` already coerced to "true" and "1", see src/kube/typed.ts). A value the decision
  * reads that is not a string raises {@link PolicyInputError} naming the field.
  */
+
+import { isRecord } from "../go/json.js";
+import { quote } from "../go/strconv.js";
 import { valueKind } from "../kube/value-kind.js";
-import { quote } from "../template/strconv.js";
-import { hasInjectionStatus, isRecord } from "./pod.js";
+import { hasInjectionStatus } from "./pod.js";
 import { compileSelector, type LabelSelector, LabelSelectorError } from "./policy-selector.js";
 
 export { parseInjectEnvs } from "./policy-inject-path.js";

@@ -3,7 +3,7 @@
  * Prometheus metrics merging, the injection status annotation, and container order.
  */
 
-import { parseBool } from "../template/strconv.js";
+import { parseBool } from "../go/strconv.js";
 import {
   annotationsOf,
   CORE_DUMP_CONTAINER,

@@ -9,7 +9,7 @@
  * Pods are plain Kubernetes JSON. Every function here leaves its arguments untouched and returns new
  * values.
  */
-import { parseBool, parseInt64 } from "../template/strconv.js";
+import { parseBool, parseInt64 } from "../go/strconv.js";
 import {
   type Container,
   findPodContainer,

@@ -9,12 +9,13 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { caseInjector, type IstioInjectCase, readCase } from "../../conformance/kinds/istio-inject-case.js";
+import { isRecord } from "../go/json.js";
+import { readYaml } from "../go/yaml/read.js";
 import { splitYamlStream } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import { isInjectable } from "../kube/workloads.js";
-import { readYaml } from "../kube/yaml.js";
 import { type KubeInjectOptions, kubeInject } from "./kube-inject.js";
-import { isRecord, STATUS_ANNOTATION } from "./pod.js";
+import { STATUS_ANNOTATION } from "./pod.js";
 import { kubeUninject } from "./uninject.js";
 
 const CORPUS = fileURLToPath(new URL("../../../shared/conformance/istio-inject", import.meta.url));

@@ -9,11 +9,11 @@
  * Pure: every function returns a new pod and leaves its argument as it was.
  */
 
+import { isRecord } from "../go/json.js";
 import {
   type Container,
   clone,
   findPodContainer,
-  isRecord,
   type Json,
   OVERRIDES_ANNOTATION,
   type Pod,

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import fc from "fast-check";
+import { readYaml } from "../go/yaml/read.js";
 import { loadInjectorConfig } from "../index.js";
 import { marshalTyped } from "../kube/typed.js";
-import { readYaml } from "../kube/yaml.js";
 import { DocumentError, injectObject, type KubeInjectOptions, kubeInject } from "./kube-inject.js";
 import { kubeUninject, UninjectError, uninjectObject } from "./uninject.js";
 

@@ -9,16 +9,18 @@
  * very same value, so that injecting the result gives the input back; every other one stays.
  */
 
+import { isRecord } from "../go/json.js";
+import { readYaml } from "../go/yaml/read.js";
+import { writeYaml } from "../go/yaml/write.js";
 import { jsonEqual } from "../kube/json-patch.js";
 import { oneLine } from "../kube/one-line.js";
 import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import { describeObject, InvalidWorkloadError, isInjectable, podOf, workloadOf } from "../kube/workloads.js";
-import { readYaml, writeYaml } from "../kube/yaml.js";
 import { appendMultusNetwork } from "./funcs.js";
 import { typedPod } from "./inject.js";
 import { DocumentError, injectObject, type KubeInjectOptions } from "./kube-inject.js";
-import { isRecord, type Pod } from "./pod.js";
+import type { Pod } from "./pod.js";
 import { hasProxyContainer, stripInjection, UninjectError } from "./uninject-pod.js";
 
 export { UninjectError } from "./uninject-pod.js";

@@ -6,10 +6,11 @@
  */
 
 import { createTwoFilesPatch } from "diff";
+import { readYaml } from "../go/yaml/read.js";
+import { writeYaml } from "../go/yaml/write.js";
 import { splitYamlStream } from "./stream.js";
 import { marshalTyped } from "./typed.js";
 import { describeObject, isInjectable } from "./workloads.js";
-import { readYaml, writeYaml } from "./yaml.js";
 
 function typedDoc(doc: unknown): unknown {
   if (typeof doc !== "object" || doc === null || !isInjectable(doc)) return doc;

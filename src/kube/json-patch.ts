@@ -9,7 +9,7 @@
  * edit and one `replace` of the whole array, so the patch grows with the change, not with the
  * object (an injected pod with 2,000 env vars in its app container gets a patch of a few KiB).
  */
-import { cloneJson } from "./json-clone.js";
+import { cloneJson, isRecord } from "../go/json.js";
 
 export { cloneJson };
 
@@ -27,10 +27,6 @@ export class JsonPatchError extends Error {
 }
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** One reference token of a JSON Pointer, escaped (`~` → `~0`, `/` → `~1`). */
 export function escapePointerToken(token: string): string {
@@ -64,8 +60,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
     return true;
   }
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
+  if (isRecord(a)) {
+    if (!isRecord(b)) return false;
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
     if (ka.length !== kb.length) return false;
@@ -92,7 +88,7 @@ export function createPatch(original: unknown, modified: unknown): Operation[] {
 }
 
 function diffValue(a: unknown, b: unknown, path: string, ops: Operation[]): void {
-  if (isObject(a) && isObject(b)) diffObject(a, b, path, ops);
+  if (isRecord(a) && isRecord(b)) diffObject(a, b, path, ops);
   else if (Array.isArray(a) && Array.isArray(b)) diffArray(a, b, path, ops);
   else if (!jsonEqual(a, b)) ops.push({ op: "replace", path, value: b });
 }
@@ -130,7 +126,7 @@ function elementKeys(list: readonly unknown[]): string[] | undefined {
   const keys: string[] = [];
   const seen = new Set<string>();
   for (const e of list) {
-    const name = isObject(e) ? ownGet(e, "name") : undefined;
+    const name = isRecord(e) ? ownGet(e, "name") : undefined;
     if (typeof name !== "string" || seen.has(name)) return undefined;
     seen.add(name);
     keys.push(name);
@@ -206,7 +202,7 @@ function diffListArray(a: readonly unknown[], b: readonly unknown[], path: strin
 // ---- applying ----
 
 function describeOp(op: unknown, index: number): string {
-  const o = isObject(op) ? op : {};
+  const o = isRecord(op) ? op : {};
   return `operation ${index} (${typeof o.op === "string" ? o.op : "?"} ${JSON.stringify(o.path ?? null)})`;
 }
 
@@ -226,7 +222,7 @@ function getAt(doc: unknown, tokens: readonly string[]): unknown {
   let cur = doc;
   for (const t of tokens) {
     if (Array.isArray(cur)) cur = cur[arrayIndex(t, cur, false)];
-    else if (isObject(cur) && Object.hasOwn(cur, t)) cur = cur[t];
+    else if (isRecord(cur) && Object.hasOwn(cur, t)) cur = cur[t];
     else throw new JsonPatchError(`path not found at ${JSON.stringify(t)}`);
   }
   return cur;
@@ -241,7 +237,7 @@ function addAt(doc: unknown, tokens: readonly string[], value: unknown): unknown
   if (tokens.length === 0) return value;
   const { parent, last } = parentOf(doc, tokens);
   if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent, true), 0, value);
-  else if (isObject(parent)) ownSet(parent, last, value);
+  else if (isRecord(parent)) ownSet(parent, last, value);
   else throw new JsonPatchError("parent is not an object or array");
   return doc;
 }
@@ -253,7 +249,7 @@ function removeAt(doc: unknown, tokens: readonly string[]): { doc: unknown; remo
     const [removed] = parent.splice(arrayIndex(last, parent, false), 1);
     return { doc, removed };
   }
-  if (isObject(parent) && Object.hasOwn(parent, last)) {
+  if (isRecord(parent) && Object.hasOwn(parent, last)) {
     const removed = parent[last];
     delete parent[last];
     return { doc, removed };
@@ -278,7 +274,7 @@ export function applyPatch(doc: unknown, ops: readonly unknown[]): unknown {
   let out = cloneJson(doc);
   for (const [index, raw] of ops.entries()) {
     try {
-      if (!isObject(raw)) throw new JsonPatchError("not an object");
+      if (!isRecord(raw)) throw new JsonPatchError("not an object");
       const path = parsePointer(stringField(raw, "path"));
       switch (raw.op) {
         case "add":

@@ -3,9 +3,10 @@
  * document's value with where it stands (`SOURCE: document N`), and a stream or a document that
  * cannot be read turned into the caller's error, on one line, naming it.
  */
+
+import { readYaml, YamlError } from "../go/yaml/read.js";
 import { oneLine } from "./one-line.js";
 import { splitYamlStream, YamlStreamError } from "./stream.js";
-import { readYaml, YamlError } from "./yaml.js";
 
 export interface StreamDocument {
   /** The document read as Kubernetes reads YAML (null for an empty one). */

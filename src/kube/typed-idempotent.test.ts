@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
+import { readYaml } from "../go/yaml/read.js";
 import { splitYamlStream } from "./stream.js";
 import { marshalTyped } from "./typed.js";
 import { podOf, workloadKind } from "./workloads.js";
-import { readYaml } from "./yaml.js";
 
 // The injector skips re-marshalling a pod that is already typed: that is only sound if typing is
 // idempotent. Checked on every workload and pod of Istio's golden cases, and on mutated pods.

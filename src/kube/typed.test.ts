@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
+import { canonicalQuantity } from "../go/quantity.js";
+import { readYaml } from "../go/yaml/read.js";
+import { writeYaml } from "../go/yaml/write.js";
 import { splitYamlStream } from "./stream.js";
-import { canonicalQuantity, marshalTyped, TypedDecodeError } from "./typed.js";
+import { marshalTyped, TypedDecodeError } from "./typed.js";
 import { podOf, withPod, workloadKind } from "./workloads.js";
-import { readYaml, writeYaml } from "./yaml.js";
 
 const CORPUS = new URL("../../../shared/conformance/istio-inject/", import.meta.url).pathname;
 

@@ -14,6 +14,8 @@
  * - Keys come in Go declaration order, so `JSON.stringify` of the result is Go's `json.Marshal`.
  */
 
+import { isRecord } from "../go/json.js";
+import { canonicalQuantity } from "../go/quantity.js";
 import { type FieldDef, goStructName, goTypeString, isStructType, structDef } from "./schema.js";
 
 /** A value that does not fit its Go type (what encoding/json reports as an UnmarshalTypeError). */
@@ -67,10 +69,6 @@ function jsonKind(v: unknown): string {
   if (typeof v === "object") return "object";
   if (typeof v === "number") return "number";
   return typeof v;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A field type's shape, parsed once: pointer, slice, map (with their element type), struct or scalar. */
@@ -215,7 +213,7 @@ function decodeStruct(v: unknown, type: string, where: Where): Decoded {
   const def = structDef(type);
   if (def === undefined) throw new Error(`unknown struct ${type}`);
   if (v === null || v === undefined) return undefined;
-  if (!isObject(v)) throw typeError(jsonKind(v), where, type);
+  if (!isRecord(v)) throw typeError(jsonKind(v), where, type);
   if (def.opaque) return structuredClone(v);
   const out: Record<string, unknown> = {};
   const candidates = foldCandidates(Object.keys(v), fieldNames(type));
@@ -247,7 +245,7 @@ function decode(v: unknown, type: string, where: Where, info = typeInfo(type)): 
   }
   if (info.kind === "map") {
     if (v === null || v === undefined) return undefined;
-    if (!isObject(v)) throw typeError(jsonKind(v), where, type);
+    if (!isRecord(v)) throw typeError(jsonKind(v), where, type);
     const elem = info.elem;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(v)) {
@@ -327,7 +325,7 @@ function marshal(
     }
     case "map": {
       if (v === null || v === undefined) return null;
-      if (!isObject(v)) throw typeError(jsonKind(v), { struct, parent, field }, type);
+      if (!isRecord(v)) throw typeError(jsonKind(v), { struct, parent, field }, type);
       const elem = info.elem;
       const elemInfo = elemInfoOf(info);
       const out: Record<string, unknown> = {};
@@ -390,7 +388,7 @@ function marshalStruct(
     return out;
   }
   const where: Where = { struct, parent, field };
-  if (!isObject(v)) throw typeError(jsonKind(v), where, type);
+  if (!isRecord(v)) throw typeError(jsonKind(v), where, type);
   if (codec.opaque) return structuredClone(v);
   const candidates = foldCandidates(Object.keys(v), codec.names);
   for (const fc of codec.fields) {
@@ -544,106 +542,4 @@ function formatTime(text: string, where: Where): string {
     );
   }
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
-// ---------------------------------------------------------------------------------------------
-// resource.Quantity
-// ---------------------------------------------------------------------------------------------
-
-/** A quantity that resource.ParseQuantity rejects. */
-export class QuantityError extends Error {
-  override name = "QuantityError";
-}
-
-const BINARY_SUFFIXES: Record<string, number> = { Ki: 1, Mi: 2, Gi: 3, Ti: 4, Pi: 5, Ei: 6 };
-const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, "": 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
-const DECIMAL_BY_EXP = new Map(Object.entries(DECIMAL_SUFFIXES).map(([s, e]) => [e, s]));
-const BINARY_BY_EXP = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"];
-
-const QUANTITY = /^([+-]?)(\d*)(?:\.(\d*))?(.*)$/;
-
-/** Canonical texts already computed (quantities repeat: `100m`, `128Mi`...); bounded. */
-const QUANTITY_CACHE = new Map<string, string>();
-
-/** The canonical text of a Kubernetes resource quantity (what `Quantity.String()` prints). */
-export function canonicalQuantity(text: string): string {
-  let canonical = QUANTITY_CACHE.get(text);
-  if (canonical === undefined) {
-    canonical = computeCanonicalQuantity(text);
-    if (QUANTITY_CACHE.size >= 1024) QUANTITY_CACHE.clear();
-    QUANTITY_CACHE.set(text, canonical);
-  }
-  return canonical;
-}
-
-function computeCanonicalQuantity(text: string): string {
-  const m = QUANTITY.exec(text);
-  const [, sign = "", whole = "", frac = "", suffix = ""] = m ?? [];
-  if (!m || (whole === "" && frac === "") || text === "") {
-    throw new QuantityError(
-      `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
-    );
-  }
-  let format: "binary" | "decimal" | "exponent";
-  let exp10 = 0;
-  let exp1024 = 0;
-  if (suffix in BINARY_SUFFIXES) {
-    format = "binary";
-    exp1024 = BINARY_SUFFIXES[suffix] as number;
-  } else if (suffix in DECIMAL_SUFFIXES) {
-    format = "decimal";
-    exp10 = DECIMAL_SUFFIXES[suffix] as number;
-  } else if (/^[eE][-+]?\d+$/.test(suffix)) {
-    format = "exponent";
-    exp10 = Number(suffix.slice(1));
-  } else {
-    throw new QuantityError(`unable to parse quantity's suffix`);
-  }
-  // value = mantissa × 10^scale, exactly.
-  let mantissa = BigInt(`${whole}${frac}` || "0") * 1024n ** BigInt(exp1024);
-  let scale = exp10 - frac.length;
-  if (sign === "-") mantissa = -mantissa;
-  if (mantissa === 0n) return "0";
-  // Precision below 1n is rounded up (away from zero).
-  if (scale < -9) {
-    const div = 10n ** BigInt(-9 - scale);
-    const q = mantissa / div;
-    mantissa = q * div === mantissa ? q : q + (mantissa > 0n ? 1n : -1n);
-    scale = -9;
-  }
-  if (format === "binary") {
-    const abs = mantissa < 0n ? -mantissa : mantissa;
-    const lt1024 = scale >= 0 ? abs * 10n ** BigInt(scale) < 1024n : abs < 1024n * 10n ** BigInt(-scale);
-    let integral = scale >= 0;
-    let value = scale >= 0 ? mantissa * 10n ** BigInt(scale) : 0n;
-    if (scale < 0) {
-      const div = 10n ** BigInt(-scale);
-      integral = mantissa % div === 0n;
-      value = mantissa / div;
-    }
-    if (!lt1024 && integral) {
-      let e = 0;
-      while (e < 6 && value !== 0n && value % 1024n === 0n) {
-        value /= 1024n;
-        e++;
-      }
-      return `${value}${BINARY_BY_EXP[e]}`;
-    }
-    format = "decimal";
-  }
-  // Decimal: strip factors of ten, then bring the exponent to a multiple of three.
-  while (mantissa % 10n === 0n) {
-    mantissa /= 10n;
-    scale++;
-  }
-  const r = ((scale % 3) + 3) % 3;
-  if (r !== 0) {
-    mantissa *= 10n ** BigInt(r);
-    scale -= r;
-  }
-  if (format === "exponent") return scale === 0 ? `${mantissa}` : `${mantissa}e${scale}`;
-  const s = DECIMAL_BY_EXP.get(scale);
-  if (s !== undefined) return `${mantissa}${s}`;
-  // Beyond exa: no suffix exists, so the exponent form is used.
-  return `${mantissa}e${scale}`;
 }

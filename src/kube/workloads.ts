@@ -11,6 +11,7 @@
  * {@link checkApiVersion} is a stricter check for callers that want to refuse unknown apiVersions.
  */
 
+import { isRecord } from "../go/json.js";
 import { valueKind } from "./value-kind.js";
 
 /** A kind/apiVersion pair kube-inject knows, with the schema type its object decodes into. */
@@ -405,4 +406,17 @@ export function workloadOf(obj: unknown, options: { listsToo?: boolean } = {}): 
     fullName: meta.namespace ? `${meta.namespace}/${name}` : name,
     withPod: (p) => withPod(o, p),
   };
+}
+
+/**
+ * The pod's namespace: the object's own (a Pod's, or a workload's, which its pods inherit), else its
+ * pod template's, else `fallback` (the namespace the manifest is applied to).
+ */
+export function podNamespace(
+  obj: Record<string, unknown>,
+  podMetadata: Record<string, unknown>,
+  fallback: string,
+): string {
+  const own = isRecord(obj.metadata) ? stringField(obj.metadata.namespace) : "";
+  return own || stringField(podMetadata.namespace) || fallback;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyMeshConfig, applyProxyConfig, applyProxyConfigToMesh, MeshConfigError } from "./apply.js";
+import { applyJSON, applyMeshConfig, applyProxyConfig, applyProxyConfigToMesh, MeshConfigError } from "./apply.js";
 import { defaultMeshConfig, defaultProxyConfig } from "./defaults.js";
 import { readMeshConfig } from "./read.js";
 
@@ -83,4 +83,15 @@ describe("applyMeshConfig", () => {
       /trustDomain: trust domain name "Bad_Domain" invalid/,
     );
   });
+});
+
+// Regression (issue 9): mesh had its own deep clone without the __proto__ guard, so a map key
+// "__proto__" became the copy's prototype (and the key was lost).
+it("applyJSON keeps a __proto__ map key as data", () => {
+  const base = { proxyMetadata: JSON.parse('{"__proto__": {"polluted": "yes"}, "A": "1"}') };
+  const out = applyJSON("ProxyConfig", base, { concurrency: 2 });
+  const metadata = out.proxyMetadata as Record<string, unknown>;
+  assert.deepEqual(Object.keys(metadata), ["__proto__", "A"]);
+  assert.equal(Object.getPrototypeOf(metadata), Object.prototype);
+  assert.equal(metadata.polluted, undefined);
 });

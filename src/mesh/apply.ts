@@ -6,13 +6,15 @@
  * modified; every function returns a new message.
  */
 
-import { compareStrings } from "../template/value.js";
+import { cloneJson, isRecord } from "../go/json.js";
+import { multiErrorText } from "../go/multierror.js";
+import { compareStrings } from "../go/value.js";
 import { defaultProxyConfig } from "./defaults.js";
 import { type DecodeOptions, decodeMessage } from "./from-json.js";
-import { cloneJSON, enumValueNumber, inDeclarationOrder, isObject, type Msg } from "./message.js";
+import { enumValueNumber, inDeclarationOrder, type Msg } from "./message.js";
 import { findField, messageDef } from "./schema.js";
 import type { MeshConfig, ProxyConfig } from "./types.js";
-import { formatErrors, validateMeshConfig } from "./validate.js";
+import { validateMeshConfig } from "./validate.js";
 import { readYamlObject } from "./yaml.js";
 
 export type ApplyOptions = DecodeOptions;
@@ -34,24 +36,24 @@ function wrap<T>(prefix: string, f: () => T): T {
 /** Sets the decoded fields over a copy of `base` (a oneof member clears its siblings). */
 function overlay(type: string, base: Msg, decoded: Msg): Msg {
   const def = messageDef(type);
-  const out = cloneJSON(base);
+  const out = cloneJson(base);
   for (const [key, value] of Object.entries(decoded)) {
     const field = findField(def, key);
     if (field?.oneof) for (const other of def.fields) if (other.oneof === field.oneof) delete out[other.json];
-    out[key] = cloneJSON(value);
+    out[key] = cloneJson(value);
   }
   return inDeclarationOrder(type, out);
 }
 
 /** jsonpb Unmarshal onto an existing message: each field present in `json` replaces the old value. */
 export function applyJSON(type: string, base: Msg, json: unknown, options: ApplyOptions = {}): Msg {
-  if (json === null || json === undefined) return cloneJSON(base);
+  if (json === null || json === undefined) return cloneJson(base);
   return overlay(type, base, decodeMessage(type, json, options));
 }
 
 /** Istio's MergeProxyConfig on a JSON value: apply, then merge proxyMetadata and fix up proxyHeaders. */
 export function mergeProxyConfigJSON(json: unknown, base: Msg, options: ApplyOptions = {}): Msg {
-  if (json === null || json === undefined) return cloneJSON(base);
+  if (json === null || json === undefined) return cloneJson(base);
   const decoded = decodeMessage("ProxyConfig", json, options);
   const out = overlay("ProxyConfig", base, decoded);
   if (decoded.proxyMetadata !== undefined) {
@@ -62,14 +64,14 @@ export function mergeProxyConfigJSON(json: unknown, base: Msg, options: ApplyOpt
   }
   const ph = out.proxyHeaders;
   const orig = base.proxyHeaders;
-  if (decoded.proxyHeaders !== undefined && isObject(ph) && isObject(orig)) {
+  if (decoded.proxyHeaders !== undefined && isRecord(ph) && isRecord(orig)) {
     const fixed: Msg = { ...ph };
     const fcc = findField(messageDef("ProxyConfig.ProxyHeaders"), "forwardedClientCert");
     if (fcc && (ph.forwardedClientCert === undefined || enumValueNumber(fcc, ph.forwardedClientCert) === 0)) {
       if (orig.forwardedClientCert !== undefined) fixed.forwardedClientCert = orig.forwardedClientCert;
     }
     for (const key of ["requestId", "attemptCount", "server", "envoyDebugHeaders"]) {
-      if (ph[key] === undefined && orig[key] !== undefined) fixed[key] = cloneJSON(orig[key]);
+      if (ph[key] === undefined && orig[key] !== undefined) fixed[key] = cloneJson(orig[key]);
     }
     out.proxyHeaders = inDeclarationOrder("ProxyConfig.ProxyHeaders", fixed);
   }
@@ -92,8 +94,8 @@ export function applyProxyConfigToMesh(
   mesh: MeshConfig | undefined,
   options: ApplyOptions = {},
 ): MeshConfig {
-  const mc: Msg = mesh === undefined ? { defaultConfig: defaultProxyConfig() } : cloneJSON(mesh as Msg);
-  const pc = isObject(mc.defaultConfig) ? mc.defaultConfig : {};
+  const mc: Msg = mesh === undefined ? { defaultConfig: defaultProxyConfig() } : cloneJson(mesh as Msg);
+  const pc = isRecord(mc.defaultConfig) ? mc.defaultConfig : {};
   mc.defaultConfig = applyProxyConfig(yamlText, pc, options);
   return inDeclarationOrder("MeshConfig", mc) as MeshConfig;
 }
@@ -111,29 +113,29 @@ export function applyMeshConfig(yamlText: string, meshBase: MeshConfig, options:
   const out = overlay("MeshConfig", base, decoded);
 
   // defaultConfig: only the camelCase key is looked at for the merge, as Istio extracts it by that name.
-  out.defaultConfig = cloneJSON(base.defaultConfig);
+  out.defaultConfig = cloneJson(base.defaultConfig);
   if (raw.defaultConfig !== null && raw.defaultConfig !== undefined) {
-    const prev = isObject(base.defaultConfig) ? base.defaultConfig : {};
+    const prev = isRecord(base.defaultConfig) ? base.defaultConfig : {};
     out.defaultConfig = wrap("could not parse proxy config: ", () => mergeProxyConfigJSON(raw.defaultConfig, prev));
   }
 
-  out.defaultProviders = cloneJSON(base.defaultProviders);
+  out.defaultProviders = cloneJson(base.defaultProviders);
   if (raw.defaultProviders !== null && raw.defaultProviders !== undefined) {
-    const prev = isObject(base.defaultProviders) ? base.defaultProviders : {};
+    const prev = isRecord(base.defaultProviders) ? base.defaultProviders : {};
     out.defaultProviders = wrap("could not parse default providers: ", () =>
       applyJSON("MeshConfig.DefaultProviders", prev, raw.defaultProviders),
     );
   }
 
-  const merged = cloneJSON((base.extensionProviders as Msg[] | undefined) ?? []);
+  const merged = cloneJson((base.extensionProviders as Msg[] | undefined) ?? []);
   for (const p of (out.extensionProviders as Msg[] | undefined) ?? []) {
     const existing = merged.find((e) => e.name === p.name);
     if (existing === undefined) {
-      merged.push(cloneJSON(p));
+      merged.push(cloneJson(p));
       continue;
     }
     for (const key of Object.keys(existing)) if (key !== "name") delete existing[key];
-    for (const [key, value] of Object.entries(p)) if (key !== "name") existing[key] = cloneJSON(value);
+    for (const [key, value] of Object.entries(p)) if (key !== "name") existing[key] = cloneJson(value);
   }
   out.extensionProviders = merged.map((e) => inDeclarationOrder("MeshConfig.ExtensionProvider", e));
 
@@ -145,6 +147,6 @@ export function applyMeshConfig(yamlText: string, meshBase: MeshConfig, options:
 
   const result = inDeclarationOrder("MeshConfig", out);
   const { errors } = validateMeshConfig(result);
-  if (errors.length > 0) throw new MeshConfigError(formatErrors(errors));
+  if (errors.length > 0) throw new MeshConfigError(multiErrorText(errors));
   return result as MeshConfig;
 }

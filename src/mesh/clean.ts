@@ -3,8 +3,10 @@
  * DefaultProxyConfig() value removed, which is what the injector writes into the sidecar's
  * PROXY_CONFIG variable (as `protoToJSON`), so that the agent's own defaults fill the rest.
  */
+
+import { cloneJson, isRecord } from "../go/json.js";
 import { defaultProxyConfig } from "./defaults.js";
-import { cloneJSON, fieldsEqual, isObject, type Msg } from "./message.js";
+import { fieldsEqual, type Msg } from "./message.js";
 import { findField, messageDef } from "./schema.js";
 import { protoToJSON } from "./to-json.js";
 import type { ProxyConfig } from "./types.js";
@@ -28,7 +30,7 @@ const CLEANED = [
 ] as const;
 
 export function cleanProxyConfig(pc: ProxyConfig): ProxyConfig {
-  const out: Msg = cloneJSON(pc);
+  const out: Msg = cloneJson(pc);
   const defaults: Msg = defaultProxyConfig();
   const def = messageDef("ProxyConfig");
   for (const key of CLEANED) {
@@ -43,7 +45,7 @@ export function cleanProxyConfig(pc: ProxyConfig): ProxyConfig {
     }
     if (fieldsEqual(field, out[key], defaults[key])) delete out[key];
   }
-  if (!isObject(out.proxyMetadata) || Object.keys(out.proxyMetadata).length === 0) delete out.proxyMetadata;
+  if (!isRecord(out.proxyMetadata) || Object.keys(out.proxyMetadata).length === 0) delete out.proxyMetadata;
   return out as ProxyConfig;
 }
 

@@ -4,9 +4,11 @@
  * namespace resource < `proxy.istio.io/config` annotation < workload-selecting resource. Agent side
  * (pilot-agent getMeshConfig): defaults < mesh config file < PROXY_CONFIG env < annotation.
  */
+
+import { isRecord } from "../go/json.js";
 import { applyMeshConfig, applyProxyConfig, applyProxyConfigToMesh, mergeProxyConfigJSON } from "./apply.js";
 import { defaultMeshConfig, defaultProxyConfig } from "./defaults.js";
-import { isObject, type Msg } from "./message.js";
+import type { Msg } from "./message.js";
 import { protoToJSON } from "./to-json.js";
 import type { MeshConfig, ProxyConfig } from "./types.js";
 
@@ -32,8 +34,8 @@ export interface ProxyIdentity {
 export function toMeshConfigProxyConfig(spec: Record<string, unknown>): ProxyConfig {
   const out: Msg = {};
   if (spec.concurrency !== undefined && spec.concurrency !== null) out.concurrency = spec.concurrency;
-  if (isObject(spec.environmentVariables)) out.proxyMetadata = { ...spec.environmentVariables };
-  if (isObject(spec.image)) out.image = { ...spec.image };
+  if (isRecord(spec.environmentVariables)) out.proxyMetadata = { ...spec.environmentVariables };
+  if (isRecord(spec.image)) out.image = { ...spec.image };
   return out;
 }
 
@@ -62,7 +64,7 @@ function sortResources(list: readonly ProxyConfigResource[]): ProxyConfigResourc
 
 function selectorLabels(spec: Record<string, unknown>): Record<string, string> {
   const sel = spec.selector;
-  return isObject(sel) && isObject(sel.matchLabels) ? (sel.matchLabels as Record<string, string>) : {};
+  return isRecord(sel) && isRecord(sel.matchLabels) ? (sel.matchLabels as Record<string, string>) : {};
 }
 
 /** The oldest selector-less resource of a namespace. */
@@ -94,7 +96,7 @@ export function effectiveProxyConfig(
 ): ProxyConfig {
   const list = sortResources(resources);
   const root = typeof mesh.rootNamespace === "string" ? mesh.rootNamespace : "";
-  const meshDefault = isObject(mesh.defaultConfig) ? mesh.defaultConfig : undefined;
+  const meshDefault = isRecord(mesh.defaultConfig) ? mesh.defaultConfig : undefined;
   let pc = mergeWithPrecedence(meshDefault, defaultProxyConfig());
   pc = mergeWithPrecedence(namespaceConfig(list, root), pc);
   if (proxy.namespace !== root) pc = mergeWithPrecedence(namespaceConfig(list, proxy.namespace), pc);
@@ -116,7 +118,7 @@ export function effectiveProxyConfig(
  */
 export function podProxyConfig(mesh: MeshConfig, annotations?: Record<string, string> | null): ProxyConfig {
   const annotation = annotations?.[PROXY_CONFIG_ANNOTATION];
-  const base = isObject(mesh.defaultConfig) ? mesh.defaultConfig : defaultProxyConfig();
+  const base = isRecord(mesh.defaultConfig) ? mesh.defaultConfig : defaultProxyConfig();
   return annotation ? applyProxyConfig(annotation, base) : base;
 }
 

@@ -5,8 +5,11 @@
  * message.ts). Unknown fields are an error in strict mode and skipped otherwise, as Istio's
  * ApplyYAML/ApplyJSON retry with AllowUnknownFields does.
  */
-import { DurationError, formatProtoDuration, parseProtoDuration } from "./duration.js";
-import { isObject, type Msg } from "./message.js";
+
+import { isRecord } from "../go/json.js";
+import { DurationError } from "../go/time/duration.js";
+import { formatProtoDuration, parseProtoDuration } from "./duration.js";
+import type { Msg } from "./message.js";
 import { enumDef, enumName, enumNumber, type FieldDef, messageDef, refName, type ScalarType } from "./schema.js";
 
 /** A value that does not fit the schema; the message names the field path and the cause. */
@@ -37,7 +40,7 @@ function fail(ctx: Ctx, why: string): never {
 function describe(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
-  if (isObject(v)) return "an object";
+  if (isRecord(v)) return "an object";
   return `${typeof v} ${JSON.stringify(v)}`;
 }
 
@@ -51,7 +54,7 @@ export function decodeMessage(type: string, json: unknown, options: DecodeOption
 }
 
 function decodeMsg(type: string, json: unknown, ctx: Ctx): Msg {
-  if (!isObject(json)) fail(ctx, `expected an object for ${type}, got ${describe(json)}`);
+  if (!isRecord(json)) fail(ctx, `expected an object for ${type}, got ${describe(json)}`);
   const def = messageDef(type);
   const out: Msg = {};
   const used = new Set<string>();
@@ -81,7 +84,7 @@ function decodeMsg(type: string, json: unknown, ctx: Ctx): Msg {
 
 function decodeField(field: FieldDef, raw: unknown, ctx: Ctx): unknown {
   if (field.map) {
-    if (!isObject(raw)) fail(ctx, `expected a map, got ${describe(raw)}`);
+    if (!isRecord(raw)) fail(ctx, `expected a map, got ${describe(raw)}`);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(raw)) {
       // A null map value decodes to an empty message (jsonpb); for scalars it is an error.
@@ -106,7 +109,7 @@ function decodeSingular(field: FieldDef, raw: unknown, ctx: Ctx): unknown {
   if (t.startsWith("wrapper:")) return decodeScalar(wrapped(t), raw, ctx);
   if (t === "duration") return decodeDuration(raw, ctx);
   if (t === "raw") {
-    if (!isObject(raw)) fail(ctx, `expected an object, got ${describe(raw)}`);
+    if (!isRecord(raw)) fail(ctx, `expected an object, got ${describe(raw)}`);
     return withoutNulls(raw);
   }
   return decodeScalar(t as ScalarType, raw, ctx);
@@ -198,7 +201,7 @@ function decodeDuration(raw: unknown, ctx: Ctx): string {
 /** A deep copy without null object members (jsonpb skips null fields). */
 function withoutNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutNulls);
-  if (isObject(v)) {
+  if (isRecord(v)) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
     return out;

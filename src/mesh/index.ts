@@ -13,7 +13,7 @@ export {
 } from "./apply.js";
 export { cleanProxyConfig, proxyConfigJSON } from "./clean.js";
 export { defaultMeshConfig, defaultProxyConfig } from "./defaults.js";
-export { DurationError, formatProtoDuration, goDurationString, parseGoDuration } from "./duration.js";
+export { formatProtoDuration } from "./duration.js";
 export {
   type AgentInputs,
   agentMeshConfig,
@@ -26,12 +26,12 @@ export {
   toMeshConfigProxyConfig,
 } from "./effective.js";
 export { type DecodeOptions, decodeMessage, ProtoJSONError } from "./from-json.js";
-export { cloneJSON, type Msg, messagesEqual } from "./message.js";
+export { type Msg, messagesEqual } from "./message.js";
 export { readMeshConfig } from "./read.js";
 export * from "./schema.js";
 export { goJSONString, protoToJSON, toProtoJSONValue } from "./to-json.js";
 export type { MeshConfig, ProxyConfig } from "./types.js";
-export { formatErrors, type Validation, validateMeshConfig, validateProxyConfig } from "./validate.js";
+export { type Validation, validateMeshConfig, validateProxyConfig } from "./validate.js";
 export { validateProxyConfigAnnotation } from "./validate-annotation.js";
 export { meshConfigView, messageView, proxyConfigView, viewedMessage, viewedProxyConfig } from "./view.js";
 export { MeshYamlError, readYamlObject } from "./yaml.js";

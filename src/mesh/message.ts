@@ -3,14 +3,11 @@
  * (durations as jsonpb writes them, enums by name, wrappers as bare values). Helpers to tell a field's
  * presence the way proto3 does, to compare like proto.Equal, and to copy.
  */
+import { isRecord } from "../go/json.js";
 import { enumDef, enumNumber, type FieldDef, messageDef, refName } from "./schema.js";
 
 /** A message in protobuf-JSON form. */
 export type Msg = Record<string, unknown>;
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The number of an enum value held by name (or already as a number). */
 export function enumValueNumber(field: FieldDef, v: unknown): number {
@@ -27,7 +24,7 @@ export function enumValueNumber(field: FieldDef, v: unknown): number {
 export function isPresent(field: FieldDef, v: unknown): boolean {
   if (v === undefined || v === null) return false;
   if (field.repeated) return Array.isArray(v) && v.length > 0;
-  if (field.map) return isObject(v) && Object.keys(v).length > 0;
+  if (field.map) return isRecord(v) && Object.keys(v).length > 0;
   if (field.oneof) return true;
   return !isZeroSingular(field, v);
 }
@@ -38,17 +35,6 @@ function isZeroSingular(field: FieldDef, v: unknown): boolean {
   if (t.startsWith("enum:")) return enumValueNumber(field, v) === 0;
   if (t.startsWith("message:") || t.startsWith("wrapper:") || t === "duration" || t === "raw") return false;
   return v === "" || v === false || v === 0;
-}
-
-/** A deep copy of a JSON-shaped value. */
-export function cloneJSON<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(cloneJSON) as T;
-  if (isObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = cloneJSON(x);
-    return out as T;
-  }
-  return v;
 }
 
 /** proto.Equal on two messages of the given type (absent and zero scalars are equal; absent and empty messages are not). */
@@ -94,7 +80,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
   }
-  if (isObject(a) && isObject(b)) {
+  if (isRecord(a) && isRecord(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
   }

@@ -4,8 +4,10 @@
  * maps and absent messages left out, set oneof members and wrappers always written, map keys sorted,
  * int64 values quoted, strings escaped like Go's encoding/json (`<` → `\u003c`).
  */
-import { compareStrings } from "../template/value.js";
-import { isObject, isPresent, type Msg } from "./message.js";
+
+import { isRecord } from "../go/json.js";
+import { compareStrings } from "../go/value.js";
+import { isPresent, type Msg } from "./message.js";
 import { enumDef, enumName, type FieldDef, messageDef, refName } from "./schema.js";
 
 /** The compact jsonpb text of a message of the given type. */
@@ -41,7 +43,7 @@ function writeField(field: FieldDef, v: unknown): string {
 function writeSingular(field: FieldDef, v: unknown): string {
   const t = field.type;
   const msg = refName(t, "message");
-  if (msg !== undefined) return isObject(v) ? writeMessage(msg, v) : "{}";
+  if (msg !== undefined) return isRecord(v) ? writeMessage(msg, v) : "{}";
   const en = refName(t, "enum");
   if (en !== undefined) {
     if (typeof v === "string") return goJSONString(v);
@@ -62,7 +64,7 @@ function writeSingular(field: FieldDef, v: unknown): string {
 /** A raw (unmodelled) message: its JSON as given. */
 function writeRaw(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(writeRaw).join(",")}]`;
-  if (isObject(v))
+  if (isRecord(v))
     return `{${Object.entries(v)
       .map(([k, x]) => `${goJSONString(k)}:${writeRaw(x)}`)
       .join(",")}}`;

@@ -3,9 +3,11 @@
  * applied over DefaultProxyConfig(), then ValidateMeshConfigProxyConfig. Returns Istio's error text,
  * or undefined when the value is accepted.
  */
+
+import { multiErrorText } from "../go/multierror.js";
 import { applyJSON } from "./apply.js";
 import { defaultProxyConfig } from "./defaults.js";
-import { formatErrors, validateProxyConfig } from "./validate.js";
+import { validateProxyConfig } from "./validate.js";
 import { readYamlObject } from "./yaml.js";
 
 export function validateProxyConfigAnnotation(value: string): string | undefined {
@@ -16,5 +18,5 @@ export function validateProxyConfigAnnotation(value: string): string | undefined
     return `failed to convert to apply proxy config: ${(e as Error).message}`;
   }
   const { errors } = validateProxyConfig(pc);
-  return errors.length === 0 ? undefined : formatErrors(errors);
+  return errors.length === 0 ? undefined : multiErrorText(errors);
 }

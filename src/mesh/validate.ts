@@ -3,8 +3,11 @@
  * ValidateMeshConfig, with Istio's messages. Errors and warnings come back as lists of messages, the
  * leaves of Go's multierror (prefixes applied), so `errors.length` is Go's error count.
  */
-import { goDurationString, parseProtoDuration } from "./duration.js";
-import { enumValueNumber, isObject, type Msg } from "./message.js";
+
+import { isRecord } from "../go/json.js";
+import { durationString } from "../go/time/duration.js";
+import { parseProtoDuration } from "./duration.js";
+import { enumValueNumber, type Msg } from "./message.js";
 import { findField, messageDef } from "./schema.js";
 import {
   validateFQDN,
@@ -21,12 +24,6 @@ export interface Validation {
 
 const MS = 1_000_000n;
 const SECOND = 1_000_000_000n;
-
-/** go-multierror's text for a list of errors. */
-export function formatErrors(errors: readonly string[]): string {
-  if (errors.length === 1) return `1 error occurred:\n\t* ${errors[0]}\n\n`;
-  return `${errors.length} errors occurred:\n\t${errors.map((e) => `* ${e}`).join("\n\t")}\n\n`;
-}
 
 function nanos(d: unknown): bigint {
   return typeof d === "string" ? parseProtoDuration(d) : 0n;
@@ -52,7 +49,7 @@ function num(m: Msg | undefined, key: string): number {
 
 function obj(m: Msg | undefined, key: string): Msg | undefined {
   const v = m?.[key];
-  return isObject(v) ? v : undefined;
+  return isRecord(v) ? v : undefined;
 }
 
 /** ValidateTLS for a tracing/remote service ClientTLSSettings (config namespace ""). */
@@ -202,7 +199,7 @@ function validateLocalityLb(lb: Msg | undefined): string[] {
   const errs: string[] = [];
   for (const d of distribute) {
     let total = 0;
-    for (const w of Object.values(isObject(d.to) ? d.to : {})) {
+    for (const w of Object.values(isRecord(d.to) ? d.to : {})) {
       const weight = typeof w === "number" ? w : 0;
       if (weight <= 0 || weight > 100) return ["locality weight must be in range [1, 100]"];
       total += weight;
@@ -233,7 +230,7 @@ export function validateMeshConfig(mc: Msg): Validation {
   else {
     const n = nanos(mc.connectTimeout);
     if (n < MS || n > 3_600n * SECOND) {
-      errors.push(`invalid connect timeout: time ${goDurationString(n)} must be >1ms and <1h0m0s`);
+      errors.push(`invalid connect timeout: time ${durationString(n)} must be >1ms and <1h0m0s`);
     }
   }
   const detection = nanos(mc.protocolDetectionTimeout);

@@ -6,6 +6,9 @@
  * `.MeshConfig.DefaultConfig.DiscoveryAddress`, `.ProxyConfig.StatusPort` (an int32). Every field has
  * its protobuf `GetX` getter; messages are pointers, and a nil one still answers its getters.
  */
+
+import { isRecord } from "../go/json.js";
+import { durationString } from "../go/time/duration.js";
 import {
   GO_OBJECT,
   type GoFunc,
@@ -16,8 +19,8 @@ import {
   TypedNumber,
   withGoType,
 } from "../template/index.js";
-import { durationParts, goDurationString, parseProtoDuration } from "./duration.js";
-import { isObject, type Msg } from "./message.js";
+import { durationParts, parseProtoDuration } from "./duration.js";
+import type { Msg } from "./message.js";
 import { enumDef, enumName, type FieldDef, hasDefinition, type MessageDef, messageDef, refName } from "./schema.js";
 import type { MeshConfig, ProxyConfig } from "./types.js";
 
@@ -108,19 +111,19 @@ function scalarValue(type: string, v: unknown): GoValue {
 /** One element (or the singular value) of a field as a Go value. */
 function elemValue(field: FieldDef, v: unknown): GoValue {
   const msg = refName(field.type, "message");
-  if (msg !== undefined) return messageView(msg, isObject(v) ? v : undefined);
+  if (msg !== undefined) return messageView(msg, isRecord(v) ? v : undefined);
   const en = refName(field.type, "enum");
   if (en !== undefined) return new EnumView(en, v);
   if (field.type.startsWith("wrapper:")) return new WrapperView(field.type.slice(8), v);
   if (field.type === "duration") return new DurationView(typeof v === "string" ? v : undefined);
-  if (field.type === "raw") return new RawView(field.rawGoType ?? "*structpb.Struct", isObject(v) ? v : undefined);
+  if (field.type === "raw") return new RawView(field.rawGoType ?? "*structpb.Struct", isRecord(v) ? v : undefined);
   return scalarValue(field.type, v);
 }
 
 /** A field of a message (present or not) as Go sees it. */
 function fieldValue(field: FieldDef, v: unknown): GoValue {
   if (field.map) {
-    if (!isObject(v)) return new TypedNil(fieldGoType(field));
+    if (!isRecord(v)) return new TypedNil(fieldGoType(field));
     const out: Record<string, GoValue> = Object.create(null);
     for (const [k, x] of Object.entries(v)) out[k] = elemValue(field, x);
     return withGoType(out, fieldGoType(field));
@@ -383,7 +386,7 @@ class GoDuration implements GoObject {
   goMethod(name: string): GoFunc | undefined {
     switch (name) {
       case "String":
-        return getter(name, "string", () => goDurationString(this.nanos));
+        return getter(name, "string", () => durationString(this.nanos));
       case "Seconds":
         return getter(name, "float64", () => Number(this.nanos) / 1e9);
       case "Milliseconds":

@@ -3,7 +3,7 @@
  * go-yaml v2 (YAML 1.1 scalars: `yes`/`on` are booleans, `0777` is octal) converted to JSON, which
  * is what the Kubernetes YAML reader implements.
  */
-import { readYaml, YamlError } from "../kube/yaml.js";
+import { readYaml, YamlError } from "../go/yaml/read.js";
 
 /** A mesh config text that is not valid YAML (or whose top level is not a map). */
 export class MeshYamlError extends Error {

@@ -4,8 +4,8 @@
  * the parameter they are passed to. The error texts are Go's.
  */
 
+import { Complex, type GoValue, type ParamType, TypedNil, TypedNumber, typeName } from "../go/value.js";
 import type { NumberNode } from "./node.js";
-import { Complex, type GoValue, type ParamType, TypedNil, TypedNumber, typeName } from "./value.js";
 
 /** Thrown for a Go-side argument error; the executor adds location and context. */
 export class ArgError extends Error {}

@@ -7,8 +7,8 @@
  * `null` a nil interface.
  */
 
-import { sprint, sprintf, sprintln } from "./fmt.js";
-import { isPrint } from "./strconv.js";
+import { sprint, sprintf, sprintln } from "../go/fmt.js";
+import { isPrint } from "../go/strconv.js";
 import {
   byteLength,
   Complex,
@@ -28,7 +28,7 @@ import {
   TypedNil,
   TypedNumber,
   typeName,
-} from "./value.js";
+} from "../go/value.js";
 
 type BasicKind = "bool" | "int" | "uint" | "float" | "string" | "complex" | "invalid";
 

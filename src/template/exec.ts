@@ -8,8 +8,24 @@
  * small code for break/continue instead of throwing, and output is built by string concatenation.
  */
 
+import { formatTemplateValue, formatValue } from "../go/fmt.js";
+import {
+  byteLength,
+  GO_TYPE,
+  type GoFunc,
+  type GoValue,
+  isGoFunc,
+  isGoObject,
+  isMap,
+  isTrue,
+  type ParamType,
+  sortedKeys,
+  TypedNil,
+  TypedNumber,
+  typeName,
+} from "../go/value.js";
 import { ArgError, idealNumber, type LiteralNode, literalArg, validateArg } from "./args.js";
-import { formatTemplateValue, formatValue } from "./fmt.js";
+import type { Execution } from "./execution.js";
 import type {
   ArgNode,
   ChainNode,
@@ -25,21 +41,6 @@ import type {
 } from "./node.js";
 import { nodeString } from "./node.js";
 import type { Tree } from "./parse.js";
-import {
-  byteLength,
-  GO_TYPE,
-  type GoFunc,
-  type GoValue,
-  isGoFunc,
-  isGoObject,
-  isMap,
-  isTrue,
-  type ParamType,
-  sortedKeys,
-  TypedNil,
-  TypedNumber,
-  typeName,
-} from "./value.js";
 
 /** Deepest nesting of `{{template}}` calls; Go allows 100000, a JavaScript stack holds fewer. */
 export const MAX_EXEC_DEPTH = 1000;
@@ -71,6 +72,8 @@ export interface ExecState {
   env: ExecEnv;
   /** Whether dot has the static type interface{} (a range element of an interface{} container). */
   dotIface: boolean;
+  /** The execution this state belongs to (host, template set, include depth). */
+  run: Execution;
 }
 
 /** The functions and templates an execution can reach. */
@@ -614,7 +617,7 @@ function collectArgs(st: ExecState, dot: GoValue, fn: GoFunc, name: string, eval
 /** Calls a function, turning a thrown error (Go: returned error or recovered panic) into "error calling NAME". */
 function safeCall(st: ExecState, errorNode: Node, fn: GoFunc, name: string, argv: GoValue[]): GoValue {
   try {
-    return fn.fn(...argv);
+    return fn.execution ? fn.fn(st.run, ...argv) : fn.fn(...argv);
   } catch (e) {
     st.node = errorNode;
     const message = e instanceof Error ? e.message : String(e);

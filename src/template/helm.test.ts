@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { fromJSON, goFunc } from "../go/value.js";
 import { helmFuncs } from "./helm.js";
 import { sprigFuncs } from "./sprig/index.js";
 import { parse, TemplateError } from "./template.js";
-import { fromJSON } from "./value.js";
 
 const funcs = { ...sprigFuncs, ...helmFuncs };
 
@@ -13,7 +13,18 @@ function render(text: string, data: unknown = {}): string {
 
 test("toYaml writes keys sorted, sequences unindented, numbers as JSON would", () => {
   const out = render("{{ toYaml .v }}", { v: { b: [1, "x"], a: { n: 1.5, big: 1000000 } } });
-  assert.equal(out, "a:\n  big: 1000000\n  n: 1.5\nb:\n- 1\n- x");
+  // go-yaml v2 quotes the key "n": YAML 1.1 reads a plain n as false.
+  assert.equal(out, 'a:\n  big: 1000000\n  "n": 1.5\nb:\n- 1\n- x');
+});
+
+// Regression (issue 9): toYaml used the yaml package's writer, which left "yes" plain, and
+// Kubernetes (YAML 1.1) reads that back as true. go-yaml's writer quotes it.
+test("toYaml quotes strings that YAML 1.1 would read as something else", () => {
+  assert.equal(
+    render("{{ toYaml .v }}", { v: { a: "yes", b: "on", c: "0777", d: "1e3", e: "plain" } }),
+    'a: "yes"\nb: "on"\nc: "0777"\nd: "1e3"\ne: plain',
+  );
+  assert.equal(render("{{ (fromYaml (toYaml .v)).a | kindOf }}", { v: { a: "yes" } }), "string");
 });
 
 test("fromYaml reads YAML 1.1 booleans and reports errors in an Error key", () => {
@@ -43,4 +54,16 @@ test("required fails with the given message on missing or empty values", () => {
   assert.equal(render('{{ required "need x" .x }}', { x: "ok" }), "ok");
   assert.throws(() => render('{{ required "need x" .x }}', {}), /error calling required: need x/);
   assert.throws(() => render('{{ required "need x" .x }}', { x: "" }), /need x/);
+});
+
+// Regression (issue 9): include's depth and the template it resolves in were module globals, so an
+// execution started inside another (here by a function) shared the outer one's count.
+test("each execution counts its own include depth", () => {
+  const chain = (n: number) =>
+    `{{ define "d" }}{{ if lt . ${n} }}{{ include "d" (add . 1) }}{{ else }}{{ inner }}{{ end }}{{ end }}{{ include "d" 0 }}`;
+  const inner = parse("inner", chain(150).replace("{{ inner }}", "done"), { funcs });
+  const outer = parse("outer", chain(150), {
+    funcs: { ...funcs, inner: goFunc("inner", [], () => inner.execute(0), "string") },
+  });
+  assert.equal(outer.execute(0), "done");
 });

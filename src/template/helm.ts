@@ -4,29 +4,33 @@
  * offered by `meshinject template render`.
  */
 
-import { stringify, parse as yamlParse } from "yaml";
+import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "../go/value.js";
+import { readYaml } from "../go/yaml/read.js";
+import { writeYaml } from "../go/yaml/write.js";
+import { type Execution, executionFunc } from "./execution.js";
 import { encodeJSON } from "./sprig/json.js";
-import { currentTemplate, type Template } from "./template.js";
-import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "./value.js";
 
 /** Helm stops `include` recursion at this depth with its own message. */
 const MAX_INCLUDE_DEPTH = 200;
-let includeDepth = 0;
 
-/** Helm's toYaml: through JSON (sigs.k8s.io/yaml), keys sorted, no trailing newline; "" on error. */
+/**
+ * Helm's toYaml: sigs.k8s.io/yaml.Marshal (through JSON, then go-yaml's writer, so a string such as
+ * "yes" stays quoted), without the trailing newline; "" on error.
+ */
 function toYaml(v: GoValue): string {
   try {
     const plain: unknown = JSON.parse(encodeJSON(v, { escapeHTML: false }));
-    return stringify(plain, { sortMapEntries: true, indentSeq: false, lineWidth: 0 }).replace(/\n$/, "");
+    return writeYaml(plain).replace(/\n$/, "");
   } catch {
     return "";
   }
 }
 
+/** Helm's fromYaml: sigs.k8s.io/yaml.Unmarshal (go-yaml v2 through JSON) of the first document. */
 function fromYaml(text: string): GoValue {
   try {
-    const v: unknown = yamlParse(text, { version: "1.1", logLevel: "error" });
-    if (v !== null && typeof v === "object" && !Array.isArray(v)) return toGoModel(v);
+    const v = readYaml(text);
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return v;
     const m = newMap();
     m.Error = "error unmarshaling JSON: json: cannot unmarshal into Go value of type map[string]interface {}";
     return m;
@@ -39,17 +43,12 @@ function fromYaml(text: string): GoValue {
 
 function fromYamlArray(text: string): GoValue {
   try {
-    const v: unknown = yamlParse(text, { version: "1.1", logLevel: "error" });
-    if (Array.isArray(v)) return toGoModel(v);
+    const v = readYaml(text);
+    if (Array.isArray(v)) return v;
     return [`error unmarshaling JSON: json: cannot unmarshal into Go value of type []interface {}`];
   } catch (e) {
     return [e instanceof Error ? e.message : String(e)];
   }
-}
-
-/** YAML values reach templates as JSON would decode them: numbers float64, maps map[string]interface{}. */
-function toGoModel(v: unknown): GoValue {
-  return JSON.parse(JSON.stringify(v)) as GoValue;
 }
 
 function required(message: string, v: GoValue): GoValue {
@@ -57,34 +56,27 @@ function required(message: string, v: GoValue): GoValue {
   return v;
 }
 
-function activeTemplate(fn: string): Template {
-  const t = currentTemplate();
-  if (t === undefined) throw new GoError(`${fn} called outside a template execution`);
-  return t;
-}
-
-function include(name: string, data: GoValue): string {
-  const t = activeTemplate("include");
-  if (includeDepth >= MAX_INCLUDE_DEPTH) {
+function include(run: Execution, name: string, data: GoValue): string {
+  if (run.includeDepth >= MAX_INCLUDE_DEPTH) {
     throw new GoError(`rendering template has a nested reference name: ${name}`);
   }
-  includeDepth++;
+  run.includeDepth++;
   try {
-    return t.executeTemplate(name, data);
+    return run.template.executeTemplate(name, data, run);
   } finally {
-    includeDepth--;
+    run.includeDepth--;
   }
 }
 
-function tpl(text: string, data: GoValue): string {
-  const t = activeTemplate("tpl").clone();
+function tpl(run: Execution, text: string, data: GoValue): string {
+  const t = run.template.clone();
   t.parse(text);
-  includeDepth++;
+  run.includeDepth++;
   try {
-    if (includeDepth > MAX_INCLUDE_DEPTH) throw new GoError("tpl: nested too deeply");
-    return t.execute(data);
+    if (run.includeDepth > MAX_INCLUDE_DEPTH) throw new GoError("tpl: nested too deeply");
+    return t.executeTemplate(t.name, data, run);
   } finally {
-    includeDepth--;
+    run.includeDepth--;
   }
 }
 
@@ -93,6 +85,6 @@ export const helmFuncs: Readonly<Record<string, GoFunc>> = {
   fromYaml: goFunc("fromYaml", ["string"], fromYaml, "map[string]interface {}"),
   fromYamlArray: goFunc("fromYamlArray", ["string"], fromYamlArray, "[]interface {}"),
   required: goFunc("required", ["string", "any"], required, "(interface {}, error)"),
-  include: goFunc("include", ["string", "any"], include, "(string, error)"),
-  tpl: goFunc("tpl", ["string", "any"], tpl, "(string, error)"),
+  include: executionFunc("include", ["string", "any"], include, "(string, error)"),
+  tpl: executionFunc("tpl", ["string", "any"], tpl, "(string, error)"),
 };

@@ -7,13 +7,7 @@
  * ```
  */
 
-export { builtinFuncs } from "./builtins.js";
-export { MAX_EXEC_DEPTH } from "./exec.js";
-export { formatValue, sprint, sprintf, sprintln } from "./fmt.js";
-export { helmFuncs } from "./helm.js";
-export { MAX_PARSE_DEPTH } from "./parse.js";
-export { sprigFuncs } from "./sprig/index.js";
-export { currentTemplate, parse, Template, TemplateError, type TemplateOptions } from "./template.js";
+export { formatValue, sprint, sprintf, sprintln } from "../go/fmt.js";
 export {
   fromJSON,
   GO_FUNC,
@@ -32,4 +26,11 @@ export {
   TypedNumber,
   typeName,
   withGoType,
-} from "./value.js";
+} from "../go/value.js";
+export { builtinFuncs } from "./builtins.js";
+export { MAX_EXEC_DEPTH } from "./exec.js";
+export { helmFuncs } from "./helm.js";
+export { type TemplateHost, templateHost } from "./host.js";
+export { MAX_PARSE_DEPTH } from "./parse.js";
+export { sprigFuncs } from "./sprig/index.js";
+export { parse, Template, TemplateError, type TemplateOptions } from "./template.js";

@@ -5,8 +5,8 @@
  * syntax itself is strconv's (ParseInt, ParseUint, ParseFloat in strconv.ts), as in Go's parser.
  */
 
+import { parseFloat64, parseInt64, parseUint64, quote } from "../go/strconv.js";
 import type { NumberNode } from "./node.js";
-import { parseFloat64, parseInt64, parseUint64, quote } from "./strconv.js";
 
 /** A number node's readings: everything of {@link NumberNode} but its place in the tree. */
 export type NumberReadings = Omit<NumberNode, "kind" | "pos">;

@@ -5,6 +5,7 @@
  * One call parses one text into a set of trees: the main one and each `{{define}}` / `{{block}}`.
  */
 
+import { quote } from "../go/strconv.js";
 import { type Item, ItemType, itemString, lex } from "./lex.js";
 import { parseGoNumber, unquoteChar, unquoteString } from "./literal.js";
 import type {
@@ -20,7 +21,6 @@ import type {
   VariableNode,
 } from "./node.js";
 import { isEmptyTree, nodeString } from "./node.js";
-import { quote } from "./strconv.js";
 
 /** A parsed template body. */
 export interface Tree {

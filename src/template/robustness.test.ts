@@ -1,7 +1,7 @@
 /**
  * Robustness: whatever the template text and data, `parse` + `execute` end in a string or a
  * TemplateError, quickly, and never in another exception or a stack overflow. Random inputs come
- * from scripts/gen-templates.ts (token soup, mutated corpus templates, the differential's grammar);
+ * from gen-templates.ts (token soup, mutated corpus templates, the differential's grammar);
  * the deliberate deep-nesting cases below check that the engine's limits answer with clear errors.
  */
 import assert from "node:assert/strict";
@@ -15,7 +15,7 @@ import {
   tokenSoup,
   validCaseData,
   validTemplate,
-} from "../../scripts/gen-templates.js";
+} from "./gen-templates.js";
 import { fromJSON, helmFuncs, MAX_EXEC_DEPTH, MAX_PARSE_DEPTH, parse, sprigFuncs, TemplateError } from "./index.js";
 
 const funcs = { ...sprigFuncs, ...helmFuncs };

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { fromJSON, GO_OBJECT, type GoObject, goFunc, TypedNil } from "../go/value.js";
 import { MAX_EXEC_DEPTH } from "./exec.js";
 import { MAX_PARSE_DEPTH } from "./parse.js";
 import { sprigFuncs } from "./sprig/index.js";
 import { parse, Template, TemplateError } from "./template.js";
-import { fromJSON, GO_OBJECT, type GoObject, goFunc, TypedNil } from "./value.js";
 
 function run(text: string, data: unknown = null, numbers: "float" | "int" = "float"): string {
   return parse("main", text, { funcs: sprigFuncs }).execute(fromJSON(JSON.stringify(data), numbers));

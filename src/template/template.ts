@@ -3,11 +3,13 @@
  * parsed once, compiled to closures on first use, executed against Go-model data.
  */
 
+import type { GoFunc, GoValue } from "../go/value.js";
 import { builtinFuncs } from "./builtins.js";
 import { type CompiledTemplate, compileTree, type ExecEnv, ExecError, type ExecState, runTemplate } from "./exec.js";
+import type { Execution } from "./execution.js";
+import { type TemplateHost, templateHost } from "./host.js";
 import { isEmptyTree } from "./node.js";
 import { ParseError, parseTrees, type Tree } from "./parse.js";
-import type { GoFunc, GoValue } from "./value.js";
 
 /** A template failed to parse or to execute; the message is Go's. */
 export class TemplateError extends Error {
@@ -23,19 +25,17 @@ export class TemplateError extends Error {
 export interface TemplateOptions {
   /** Functions added to the builtins; a function of a builtin's name replaces it (Sprig's `slice` does). */
   funcs?: Readonly<Record<string, GoFunc>>;
+  /** What executions see of the outside (env, clock, name resolution); default: nothing set, nothing resolves. */
+  host?: TemplateHost;
 }
 
-/** The template being executed, innermost last: how Helm's `include` and `tpl` reach their template set. */
-const executing: Template[] = [];
-
-/** The template whose execution is under way (for functions like `include`), if any. */
-export function currentTemplate(): Template | undefined {
-  return executing.at(-1);
-}
+/** How many times `executeAsync` resolves the names an execution asked for and executes again. */
+const MAX_RESOLVE_ROUNDS = 8;
 
 export class Template implements ExecEnv {
   readonly funcs: Readonly<Record<string, GoFunc>>;
   readonly builtins = builtinFuncs;
+  readonly host: TemplateHost;
   private readonly trees = new Map<string, Tree>();
   private readonly compiled = new Map<string, CompiledTemplate>();
 
@@ -44,6 +44,7 @@ export class Template implements ExecEnv {
     options: TemplateOptions = {},
   ) {
     this.funcs = { ...options.funcs };
+    this.host = options.host ?? templateHost();
   }
 
   /** Parses text into this set: the main body becomes template `name`, each define its own. */
@@ -68,7 +69,7 @@ export class Template implements ExecEnv {
 
   /** A copy of this set (same functions, same parsed trees) that can be parsed into independently. */
   clone(name: string = this.name): Template {
-    const copy = new Template(name, { funcs: this.funcs });
+    const copy = new Template(name, { funcs: this.funcs, host: this.host });
     for (const [n, tree] of this.trees) copy.trees.set(n, tree);
     return copy;
   }
@@ -94,14 +95,47 @@ export class Template implements ExecEnv {
     return c;
   }
 
-  /** Executes the main template with `data` as dot; returns the output. */
-  execute(data: GoValue): string {
-    return this.executeTemplate(this.name, data);
+  /** Executes the main template with `data` as dot; returns the output. `host` replaces the template's. */
+  execute(data: GoValue, host: TemplateHost = this.host): string {
+    return this.executeTemplate(this.name, data, this.newExecution(host));
   }
 
-  /** Executes the named template with `data` as dot; returns the output. */
-  executeTemplate(name: string, data: GoValue): string {
-    executing.push(this);
+  /**
+   * {@link execute} for a host that resolves names asynchronously: when the execution asked for host
+   * names the host did not know, they are resolved (never blocking the event loop) and the template
+   * runs again, until every name asked for has been resolved once.
+   */
+  async executeAsync(data: GoValue, host: TemplateHost = this.host): Promise<string> {
+    const tried = new Set<string>();
+    for (let round = 0; ; round++) {
+      const run = this.newExecution(host);
+      let output: string | undefined;
+      let failure: unknown;
+      try {
+        output = this.executeTemplate(this.name, data, run);
+      } catch (e) {
+        failure = e;
+      }
+      const pending = [...run.unresolved].filter((n) => !tried.has(n));
+      if (pending.length === 0 || host.resolveHost === undefined || round >= MAX_RESOLVE_ROUNDS) {
+        if (output === undefined) throw failure;
+        return output;
+      }
+      for (const n of pending) tried.add(n);
+      const resolve = host.resolveHost.bind(host);
+      await Promise.all(pending.map((n) => resolve(n)));
+    }
+  }
+
+  private newExecution(host: TemplateHost): Execution {
+    return { template: this, host, includeDepth: 0, unresolved: new Set() };
+  }
+
+  /**
+   * Executes the named template with `data` as dot; returns the output. `run` continues an execution
+   * under way (Helm's `include` and `tpl`); without it a new one starts with this template's host.
+   */
+  executeTemplate(name: string, data: GoValue, run: Execution = this.newExecution(this.host)): string {
     try {
       const tmpl = this.template(name);
       // A nil interface handed to Execute is no value at all.
@@ -115,6 +149,7 @@ export class Template implements ExecEnv {
         depth: 0,
         env: this,
         dotIface: false,
+        run: run.template === this ? run : { ...run, template: this },
       };
       if (tmpl === undefined) {
         const message =
@@ -125,8 +160,6 @@ export class Template implements ExecEnv {
       return st.out;
     } catch (e) {
       throw asTemplateError(e, "exec");
-    } finally {
-      executing.pop();
     }
   }
 }

@@ -4,7 +4,7 @@
  * whatever the answer must echo (apiVersion, uid) so it is still well-formed.
  */
 
-import { isRecord } from "../inject/pod.js";
+import { isRecord } from "../go/json.js";
 
 export const ADMISSION_V1 = "admission.k8s.io/v1";
 export const ADMISSION_V1BETA1 = "admission.k8s.io/v1beta1";

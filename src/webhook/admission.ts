@@ -16,10 +16,10 @@
  * that user before injection. The patch still starts from the pod as received.
  */
 
+import { isRecord } from "../go/json.js";
 import { type InjectorSettings, injectPod } from "../inject/inject.js";
 import type { LoadedInjector } from "../inject/injector.js";
 import type { Pod } from "../inject/pod.js";
-import { isRecord } from "../inject/pod.js";
 import { injectionDecision, parseInjectEnvs } from "../inject/policy.js";
 import { cloneJson, createPatch } from "../kube/json-patch.js";
 import { oneLine } from "../kube/one-line.js";

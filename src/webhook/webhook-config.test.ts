@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { readYaml, writeYaml } from "../kube/yaml.js";
+import { readYaml } from "../go/yaml/read.js";
+import { writeYaml } from "../go/yaml/write.js";
 import { caBundle, injectionPath, WebhookConfigError, webhookConfiguration } from "./webhook-config.js";
 import { matchingWebhooks } from "./webhook-match.js";
 

@@ -11,10 +11,10 @@
  * 5. the annotations `sidecar.istio.io/discoveryAddress` and `status.sidecar.istio.io/port`
  *    replace `discoveryAddress` and `statusPort` (a port that is not an integer gives 0).
  */
+import { DurationError } from "../../go/time/duration.js";
 import { oneLine } from "../../kube/one-line.js";
 import {
   agentMeshConfig,
-  DurationError,
   defaultProxyConfig,
   MeshConfigError,
   MeshYamlError,

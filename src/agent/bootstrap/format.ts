@@ -4,7 +4,7 @@
  * "Effective config" log shows it: protobuf-JSON names, keys sorted); for a pod not injected, the
  * line and a note, comments only.
  */
-import { writeYaml } from "../../kube/yaml.js";
+import { writeYaml } from "../../go/yaml/write.js";
 import { toProtoJSONValue } from "../../mesh/index.js";
 import type { PodBootstrap } from "./pod.js";
 

@@ -6,7 +6,8 @@
  * as in the proxy image).
  */
 import { posix } from "node:path";
-import { type Container, isRecord, type Json } from "../../inject/pod.js";
+import { isRecord } from "../../go/json.js";
+import type { Container, Json } from "../../inject/pod.js";
 
 export interface MountedFile {
   /** The volume that holds the file. */

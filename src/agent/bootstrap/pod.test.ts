@@ -2,11 +2,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { isRecord } from "../../go/json.js";
+import { readYaml } from "../../go/yaml/read.js";
 import { defaultConfigFiles, injectYaml, loadInjectorConfig } from "../../index.js";
-import { isRecord, type Json } from "../../inject/pod.js";
+import type { Json } from "../../inject/pod.js";
 import { splitYamlStream } from "../../kube/stream.js";
 import { podOf } from "../../kube/workloads.js";
-import { readYaml } from "../../kube/yaml.js";
 import { readMeshConfig } from "../../mesh/index.js";
 import { type BootstrapOptions, type PodBootstrap, podBootstrap, proxyContainer } from "./pod.js";
 

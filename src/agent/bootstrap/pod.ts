@@ -6,12 +6,15 @@
  * (construct.ts), the identity and the DNS domain (identity.ts). What only the cluster knows is left
  * out and said in `notes`.
  */
-import { type Container, isRecord, type Json, PROXY_CONTAINER } from "../../inject/pod.js";
+
+import { isRecord } from "../../go/json.js";
+import { type Container, type Json, PROXY_CONTAINER } from "../../inject/pod.js";
 import type { PodParts } from "../../kube/workloads.js";
+import { podNamespace } from "../../kube/workloads.js";
 import { type MeshConfig, PROXY_CONFIG_ANNOTATION, type ProxyConfig } from "../../mesh/index.js";
 import { expandVars, referencedVars } from "../expand.js";
 import { containersOf, stringList } from "../pod-containers.js";
-import { podFacts, podNamespace, resolveEnv } from "../pod-env.js";
+import { podFacts, resolveEnv } from "../pod-env.js";
 import { parseAgentArgs } from "./agent-args.js";
 import {
   type ConcurrencySource,

@@ -5,9 +5,15 @@
  * the input, the document and the object, on one line; a stream without an injected pod is an
  * error that points to kube-inject.
  */
+
+import { QuantityError } from "../../go/quantity.js";
 import { PROXY_CONTAINER } from "../../inject/pod.js";
-import { QuantityError } from "../cpu.js";
-import { forEachWorkload, nothingInjectedMessage, notInjectedNote, workloadHeader } from "../injected-pods.js";
+import {
+  forEachWorkload,
+  nothingInjectedMessage,
+  notInjectedNote,
+  workloadHeader,
+} from "../../report/injected-pods.js";
 import { ContainerFieldError } from "../pod-containers.js";
 import { BootstrapError } from "./errors.js";
 import { formatBootstrap, formatNotInjected } from "./format.js";

@@ -4,8 +4,8 @@
  * under a `# Kind namespace/name` line (capture-section.ts), and the warnings, each naming the
  * document.
  */
-import { QuantityError } from "../cpu.js";
-import { forEachWorkload, nothingInjectedMessage, workloadHeader } from "../injected-pods.js";
+import { QuantityError } from "../../go/quantity.js";
+import { forEachWorkload, nothingInjectedMessage, workloadHeader } from "../../report/injected-pods.js";
 import { ContainerFieldError } from "../pod-containers.js";
 import { CAPTURE_CONTAINERS, captureSectionLines } from "./capture-section.js";
 import { CniAnnotationError } from "./cni-sidecar.js";

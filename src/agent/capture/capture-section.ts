@@ -4,7 +4,7 @@
  * the nftables transaction. Comment lines start with `#`.
  */
 import { INIT_CONTAINER, PROXY_CONTAINER, VALIDATION_CONTAINER } from "../../inject/pod.js";
-import { notInjectedNote } from "../injected-pods.js";
+import { notInjectedNote } from "../../report/injected-pods.js";
 import { iptablesRestore } from "./iptables.js";
 import { nftablesRules } from "./nftables.js";
 import type { PodCapture } from "./pod-capture.js";

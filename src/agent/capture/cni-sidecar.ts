@@ -9,7 +9,7 @@
  * runAsUser/runAsGroup when set and non-zero, else 1337. `ISTIO_META_DNS_CAPTURE` turns on DNS
  * capture of all port-53 traffic (the plugin cannot know the pod's name servers).
  */
-import { parseBool } from "../../template/strconv.js";
+import { parseBool } from "../../go/strconv.js";
 import { type CaptureConfig, defaultCaptureConfig } from "./config.js";
 import { AddressError, parsePrefix } from "./netip.js";
 

@@ -2,8 +2,9 @@
  * The value types of istio-iptables' flags, read as pflag reads them (Go's strconv and
  * time.ParseDuration): a flag's text, or an environment variable's, converted for its setting.
  */
-import { goDurationString, parseGoDuration } from "../../mesh/duration.js";
-import { parseBool, parseUint64 } from "../../template/strconv.js";
+
+import { parseBool, parseUint64 } from "../../go/strconv.js";
+import { durationString, parseDuration } from "../../go/time/duration.js";
 
 export type FlagKind = "string" | "bool" | "uint16" | "duration";
 
@@ -37,7 +38,7 @@ export function parseFlagValue(kind: FlagKind, text: string): { value: FlagValue
     }
     case "duration":
       try {
-        return { value: goDurationString(parseGoDuration(text)) };
+        return { value: durationString(parseDuration(text)) };
       } catch (e) {
         return { error: (e as Error).message };
       }

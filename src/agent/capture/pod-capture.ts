@@ -8,20 +8,22 @@
  * at run time (IPv6, the resolv.conf name servers) are the caller's; the config is checked as
  * Istio checks it before programming anything.
  */
+
+import { isRecord } from "../../go/json.js";
 import {
   type Container,
   findContainer,
   INIT_CONTAINER,
-  isRecord,
   type Json,
   PROXY_CONTAINER,
   VALIDATION_CONTAINER,
 } from "../../inject/pod.js";
 import type { PodParts } from "../../kube/workloads.js";
+import { podNamespace } from "../../kube/workloads.js";
 import { expandVars } from "../expand.js";
 import { PILOT_AGENT, programName } from "../pilot-agent.js";
 import { containersOf, securityId, stringList } from "../pod-containers.js";
-import { type PodFacts, podFacts, podNamespace, resolveEnv } from "../pod-env.js";
+import { type PodFacts, podFacts, resolveEnv } from "../pod-env.js";
 import { cniSidecarCaptureConfig } from "./cni-sidecar.js";
 import type { CaptureConfig } from "./config.js";
 import { parseCaptureArgs } from "./flags.js";

@@ -6,8 +6,9 @@
  * the agent's `--domain` says otherwise). Values that do not parse fall back to the default, as Istio's
  * env package does.
  */
-import { parseGoDuration } from "../../mesh/duration.js";
-import { parseBool } from "../../template/strconv.js";
+
+import { parseBool } from "../../go/strconv.js";
+import { parseDuration } from "../../go/time/duration.js";
 import { DEFAULT_DNS_ADDRESS, DEFAULT_FORWARD_TIMEOUT_MS, type DnsProxyOptions } from "./server.js";
 
 function boolEnv(env: Record<string, string | undefined>, name: string): boolean {
@@ -28,7 +29,7 @@ export function dnsProxyOptionsFromEnv(
   const timeoutText = env.DNS_FORWARD_TIMEOUT;
   if (timeoutText !== undefined && timeoutText !== "") {
     try {
-      const ns = parseGoDuration(timeoutText);
+      const ns = parseDuration(timeoutText);
       if (ns > 0n) timeoutMs = Number(ns / 1_000_000n) || 1;
     } catch {
       // not a duration: the default stays

@@ -1,9 +1,9 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3, spf13/cast as Debian packages it).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatValue } from "../fmt.js";
-import { formatFloat, parseFloat64, parseInt64 } from "../strconv.js";
-import { TypedNumber } from "../value.js";
+import { formatValue } from "../../go/fmt.js";
+import { formatFloat, parseFloat64, parseInt64 } from "../../go/strconv.js";
+import { TypedNumber } from "../../go/value.js";
 import { castToString, toBool, toFloat64, toInt, toInt64 } from "./cast.js";
 import { strval } from "./strings.js";
 

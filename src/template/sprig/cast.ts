@@ -8,8 +8,8 @@
  * decimals or spaces fail and give 0; floats truncate toward zero, and out-of-range floats give
  * math.MinInt64 as Go's conversion does on amd64.
  */
-import { formatFloat, type Parsed, parseBool, parseFloat64, parseInt64 } from "../strconv.js";
-import { GoError, type GoValue, isGoObject, TypedNumber } from "../value.js";
+import { formatFloat, type Parsed, parseBool, parseFloat64, parseInt64 } from "../../go/strconv.js";
+import { GoError, type GoValue, isGoObject, TypedNumber } from "../../go/value.js";
 import { stringerText } from "./strings.js";
 
 const MIN_INT64 = -(1n << 63n);

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { test } from "node:test";
-import { GoError, typeName } from "../value.js";
+import { GoError, typeName } from "../../go/value.js";
 import { certsFuncs, type SprigCertificate } from "./certs.js";
 import { cryptoFuncs } from "./crypto.js";
 

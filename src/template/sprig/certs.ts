@@ -16,8 +16,8 @@ import {
   sign,
   X509Certificate,
 } from "node:crypto";
-import { formatValue } from "../fmt.js";
-import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, isGoObject } from "../value.js";
+import { formatValue } from "../../go/fmt.js";
+import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, isGoObject } from "../../go/value.js";
 import { type DerElement, derElement, derInteger, derSequence, pemEncode, readDer, readDerChildren } from "./der.js";
 import { decodeBase64Std } from "./encoding.js";
 import { KeyParseError, type ParsedKey, parsePrivateKeyPem, pemDecode, privateKeyPem } from "./keys.js";

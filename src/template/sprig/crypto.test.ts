@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
 import { test } from "node:test";
 import bcrypt from "bcryptjs";
-import { GoError } from "../value.js";
+import { GoError } from "../../go/value.js";
 import { cryptoFuncs } from "./crypto.js";
 
 const call = (name: string, ...args: unknown[]) => cryptoFuncs[name]!.fn(...args);

@@ -17,7 +17,7 @@ import {
   scryptSync,
 } from "node:crypto";
 import bcryptLib from "bcryptjs";
-import { GoError, type GoFunc, type GoValue, goFunc, intValue } from "../value.js";
+import { GoError, type GoFunc, type GoValue, goFunc, intValue } from "../../go/value.js";
 import { derInteger, derSequence, derToBigInt, modPow, pemEncode, readDer, readDerChildren } from "./der.js";
 import { bytesToString, decodeBase64Std, utf8Bytes } from "./encoding.js";
 import { checkResultSize } from "./limits.js";

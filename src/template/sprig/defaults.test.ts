@@ -1,8 +1,8 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3, encoding/json).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatValue } from "../fmt.js";
-import { type GoValue, newMap, TypedNil, TypedNumber, typeName } from "../value.js";
+import { formatValue } from "../../go/fmt.js";
+import { type GoValue, newMap, TypedNil, TypedNumber, typeName } from "../../go/value.js";
 import { defaultsFuncs as F } from "./defaults.js";
 
 const m = (o: Record<string, GoValue>) => Object.assign(newMap(), o);

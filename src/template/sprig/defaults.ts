@@ -4,7 +4,16 @@
  * (json.ts): Marshal for toJson, MarshalIndent with two spaces for toPrettyJson, an Encoder without
  * HTML escaping for toRawJson, and Unmarshal into interface{} for fromJson.
  */
-import { GoError, type GoFunc, type GoValue, goFunc, isGoFunc, isGoObject, TypedNil, TypedNumber } from "../value.js";
+import {
+  GoError,
+  type GoFunc,
+  type GoValue,
+  goFunc,
+  isGoFunc,
+  isGoObject,
+  TypedNil,
+  TypedNumber,
+} from "../../go/value.js";
 import { decodeJSON, type EncodeOptions, encodeJSON } from "./json.js";
 
 /** Sprig's `empty`: nil, zero numbers, false, and empty strings/slices/maps; structs never are. */

@@ -1,8 +1,8 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3, mergo 0.3.12).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatValue } from "../fmt.js";
-import { type GoValue, newMap, typeName } from "../value.js";
+import { formatValue } from "../../go/fmt.js";
+import { type GoValue, newMap, typeName } from "../../go/value.js";
 import { dictsFuncs as D } from "./dicts.js";
 
 const m = (o: Record<string, GoValue>) => Object.assign(newMap(), o);

@@ -20,7 +20,7 @@ import {
   TypedNumber,
   typeName,
   withGoType,
-} from "../value.js";
+} from "../../go/value.js";
 import { strval } from "./strings.js";
 
 type GoMap = Record<string, GoValue>;

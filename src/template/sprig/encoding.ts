@@ -6,7 +6,7 @@
  * exactly in a JavaScript string: they become U+FFFD, where Go would keep the raw bytes.
  */
 import { createHash } from "node:crypto";
-import { type GoFunc, goFunc } from "../value.js";
+import { type GoFunc, goFunc } from "../../go/value.js";
 
 const B64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const B32_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";

@@ -3,7 +3,7 @@
  * Later entries win where names repeat, as in Sprig's own map.
  */
 
-import type { GoFunc } from "../value.js";
+import type { GoFunc } from "../../go/value.js";
 import { certsFuncs } from "./certs.js";
 import { cryptoFuncs } from "./crypto.js";
 import { datesFuncs } from "./dates.js";

@@ -5,7 +5,7 @@
  * size-driven functions check this limit first and fail the template with an ordinary error.
  */
 
-import { GoError } from "../value.js";
+import { GoError } from "../../go/value.js";
 
 /** Elements (list functions) or characters (string functions) one call may produce. */
 export const MAX_RESULT_SIZE = 10_000_000;

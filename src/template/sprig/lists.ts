@@ -17,7 +17,7 @@ import {
   TypedNumber,
   typeName,
   withGoType,
-} from "../value.js";
+} from "../../go/value.js";
 import { nilDeref, toInt } from "./cast.js";
 import { isEmpty } from "./defaults.js";
 import { deepEqual } from "./reflect.js";

@@ -3,53 +3,22 @@
  * (Sprig: `addrs[rand.Intn(len(addrs))]`). When resolution fails Sprig indexes an empty list and
  * the template reports the recovered panic, `invalid argument to Intn`; so do we.
  *
- * Template functions are synchronous and node's resolver is not. The lookup runs in a short-lived
- * worker thread (dns.lookup, i.e. getaddrinfo: /etc/hosts, then DNS, much as Go's resolver does)
- * while this thread blocks on Atomics.wait; the answer comes back through a MessagePort read with
- * receiveMessageOnPort. A lookup that takes longer than LOOKUP_TIMEOUT_MS counts as a failure.
+ * Template functions are synchronous and must not wait on the network, so the addresses come from
+ * the execution's host (host.ts): what it knows now. A name it does not know is noted on the
+ * execution; `Template.executeAsync` has the host resolve such names and executes again.
  */
-import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { GoError, type GoFunc, goFunc } from "../value.js";
+import { GoError, type GoFunc } from "../../go/value.js";
+import { type Execution, executionFunc } from "../execution.js";
 
-const LOOKUP_TIMEOUT_MS = 10_000;
-
-const WORKER_SOURCE = `
-const { workerData } = require("node:worker_threads");
-const dns = require("node:dns");
-const { name, signal, port } = workerData;
-dns.lookup(name, { all: true }, (err, addresses) => {
-  port.postMessage(err ? [] : addresses.map((a) => a.address));
-  Atomics.store(signal, 0, 1);
-  Atomics.notify(signal, 0);
-});
-`;
-
-/** All addresses of `name`, or [] when it does not resolve (or the lookup times out). */
-export function lookupHostSync(name: string): string[] {
-  if (name === "") return [];
-  const signal = new Int32Array(new SharedArrayBuffer(4));
-  const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { name, signal, port: port2 },
-    transferList: [port2],
-  });
-  try {
-    Atomics.wait(signal, 0, 0, LOOKUP_TIMEOUT_MS);
-    const reply = receiveMessageOnPort(port1);
-    return Array.isArray(reply?.message) ? (reply.message as string[]) : [];
-  } finally {
-    port1.close();
-    void worker.terminate();
+function getHostByName(run: Execution, name: string): string {
+  const addrs = name === "" ? [] : run.host.lookupHost(name);
+  if (addrs.length === 0) {
+    if (name !== "") run.unresolved.add(name);
+    throw new GoError("invalid argument to Intn");
   }
-}
-
-function getHostByName(name: string): string {
-  const addrs = lookupHostSync(name);
-  if (addrs.length === 0) throw new GoError("invalid argument to Intn");
-  return addrs[Math.floor(Math.random() * addrs.length)]!;
+  return addrs[Math.floor(Math.random() * addrs.length)] as string;
 }
 
 export const networkFuncs: Record<string, GoFunc> = {
-  getHostByName: goFunc("getHostByName", ["string"], (n) => getHostByName(n as string), "string"),
+  getHostByName: executionFunc("getHostByName", ["string"], (run, n) => getHostByName(run, n as string), "string"),
 };

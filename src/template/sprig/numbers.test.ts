@@ -1,8 +1,8 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3): `{{printf "%T %v" (f ...)}}`.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatValue } from "../fmt.js";
-import { type GoValue, typeName } from "../value.js";
+import { formatValue } from "../../go/fmt.js";
+import { type GoValue, typeName } from "../../go/value.js";
 import { numbersFuncs as N } from "./numbers.js";
 
 const show = (v: GoValue) => `${typeName(v)} ${formatValue(v)}`;

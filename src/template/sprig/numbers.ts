@@ -6,9 +6,10 @@
  * Arguments typed interface{} go through spf13/cast (cast.ts), which turns anything unparseable into 0.
  * The `...f` functions compute in shopspring/decimal as Sprig does, so `addf 0.1 0.2` is 0.3.
  */
-import { formatValue } from "../fmt.js";
-import { formatFloat, parseInt64 } from "../strconv.js";
-import { GoError, type GoFunc, type GoValue, goFunc, int64, type TypedNumber, withGoType } from "../value.js";
+
+import { formatValue } from "../../go/fmt.js";
+import { formatFloat, parseInt64 } from "../../go/strconv.js";
+import { GoError, type GoFunc, type GoValue, goFunc, int64, type TypedNumber, withGoType } from "../../go/value.js";
 import { toFloat64, toInt, toInt64 } from "./cast.js";
 import { checkResultSize } from "./limits.js";
 import { strslice, strval } from "./strings.js";

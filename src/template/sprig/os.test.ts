@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GoError } from "../value.js";
+import { GoError } from "../../go/value.js";
+import { templateHost } from "../host.js";
+import { parse } from "../template.js";
+import { sprigFuncs } from "./index.js";
 import { expand, osFuncs } from "./os.js";
 
 test("expand follows os.Expand", () => {
@@ -14,12 +17,18 @@ test("expand follows os.Expand", () => {
   assert.equal(expand("${1}${HOME}x", look), "one/rootx");
 });
 
-test("env and expandenv read process.env", () => {
-  process.env.MESHINJECT_SPRIG_TEST = "v";
-  assert.equal(osFuncs.env!.fn("MESHINJECT_SPRIG_TEST"), "v");
-  assert.equal(osFuncs.env!.fn("MESHINJECT_SPRIG_UNSET_VAR"), "");
-  assert.equal(osFuncs.expandenv!.fn("[$MESHINJECT_SPRIG_TEST]"), "[v]");
-  delete process.env.MESHINJECT_SPRIG_TEST;
+// Regression (issue 9): expandenv read process.env even when the caller's host said nothing is set.
+test("env and expandenv read the host's environment only", () => {
+  process.env.MESHINJECT_SPRIG_TEST = "from-process";
+  try {
+    const text = '{{ env "MESHINJECT_SPRIG_TEST" }}|{{ expandenv "[$MESHINJECT_SPRIG_TEST]" }}';
+    const t = parse("t", text, { funcs: sprigFuncs });
+    assert.equal(t.execute(null), "|[]");
+    const host = templateHost({ env: (n) => (n === "MESHINJECT_SPRIG_TEST" ? "v" : undefined) });
+    assert.equal(t.execute(null, host), "v|[v]");
+  } finally {
+    delete process.env.MESHINJECT_SPRIG_TEST;
+  }
 });
 
 test("hello and fail", () => {

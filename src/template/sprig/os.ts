@@ -1,12 +1,13 @@
 /**
  * Sprig's environment and flow-control functions: `env` (os.Getenv), `expandenv` (os.ExpandEnv),
- * `hello` and `fail`.
+ * `hello` and `fail`. The environment is the execution's host's (see host.ts), never `process.env`.
  */
-import { GoError, type GoFunc, goFunc } from "../value.js";
+import { GoError, type GoFunc, goFunc } from "../../go/value.js";
+import { type Execution, executionFunc } from "../execution.js";
 
-/** os.Getenv: an unset variable reads as "". */
-export function getenv(name: string): string {
-  return process.env[name] ?? "";
+/** os.Getenv through the host: an unset variable reads as "". */
+function getenv(run: Execution, name: string): string {
+  return run.host.env(name) ?? "";
 }
 
 // Shell special parameters that os.Expand accepts as one-character names ($1, $?, ${#}...).
@@ -51,8 +52,8 @@ export function expand(s: string, lookup: (name: string) => string): string {
 }
 
 export const osFuncs: Record<string, GoFunc> = {
-  env: goFunc("env", ["string"], (name) => getenv(name as string), "string"),
-  expandenv: goFunc("expandenv", ["string"], (s) => expand(s as string, getenv), "string"),
+  env: executionFunc("env", ["string"], (run, name) => getenv(run, name as string), "string"),
+  expandenv: executionFunc("expandenv", ["string"], (run, s) => expand(s as string, (n) => getenv(run, n)), "string"),
   hello: goFunc("hello", [], () => "Hello!", "string"),
   fail: goFunc(
     "fail",

@@ -4,7 +4,7 @@
  * injector runs, filepath uses '/' and has no volume names, so both families share one
  * implementation. Every delimiter is ASCII, so working on UTF-16 indices gives Go's byte results.
  */
-import { type GoFunc, goFunc } from "../value.js";
+import { type GoFunc, goFunc } from "../../go/value.js";
 
 /** Go's path.Clean: the shortest lexically equivalent path. */
 export function cleanPath(p: string): string {

@@ -1,7 +1,7 @@
 // Expectations captured from the Go oracle (Go 1.19, Sprig 3.2.3).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { newMap, TypedNil, TypedNumber, withGoType } from "../value.js";
+import { newMap, TypedNil, TypedNumber, withGoType } from "../../go/value.js";
 import { reflectFuncs as R } from "./reflect.js";
 
 test("typeOf / typeIs / typeIsLike", () => {

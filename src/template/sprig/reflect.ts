@@ -18,7 +18,7 @@ import {
   TypedNil,
   TypedNumber,
   typeName,
-} from "../value.js";
+} from "../../go/value.js";
 
 /** True for the nil forms of the model: null, undefined and TypedNil. */
 function isNil(v: GoValue): boolean {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GoError, type GoValue, typeName } from "../value.js";
-import { GoRegexp, regexFuncs } from "./regex.js";
+import { GoRegexp } from "../../go/regexp/regexp.js";
+import { GoError, type GoValue, typeName } from "../../go/value.js";
+import { regexFuncs } from "./regex.js";
 
 const call = (name: string, ...args: GoValue[]) => regexFuncs[name]!.fn(...args);
 const goErr = (msg: string) => (e: unknown) => e instanceof GoError && e.message === msg;
@@ -73,4 +74,17 @@ test("the functions", () => {
   assert.equal(call("regexQuoteMeta", "1.2.3"), "1\\.2\\.3");
   assert.deepEqual(regexFuncs.regexFindAll!.params, ["string", "string", "int"]);
   assert.equal(regexFuncs.mustRegexFind!.returns, "(string, error)");
+});
+
+// Regressions from the JS-engine translation (issue 9): JS's backtracking made nested repeats
+// exponential, and JS clears a group's capture on each new iteration of the repeat around it.
+test("nested repeats match in linear time (a backtracking engine would not finish)", { timeout: 20_000 }, () => {
+  // 2^40 paths for a backtracking engine; RE2's automata read each byte once.
+  assert.equal(call("regexMatch", "^(a+)+$", `${"a".repeat(40)}b`), false);
+  assert.equal(call("regexMatch", "^(a+)+$", "a".repeat(40)), true);
+});
+
+test("a capture inside a repeat keeps its last participating iteration, as in Go", () => {
+  assert.equal(call("regexReplaceAll", "(?:(a)|b)+", "ab", "[$1]"), "[a]");
+  assert.deepEqual(new GoRegexp("(?:(a)|b)+").findAllIndex("ab", -1), [[0, 2, 0, 1]]);
 });

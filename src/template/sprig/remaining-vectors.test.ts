@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { test } from "node:test";
-import type { GoFunc } from "../value.js";
+import type { GoFunc } from "../../go/value.js";
 import { cryptoFuncs } from "./crypto.js";
 import { encodingFuncs } from "./encoding.js";
 import { semverFuncs } from "./semver.js";

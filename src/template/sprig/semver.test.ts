@@ -1,7 +1,7 @@
 // Expectations captured from the Go oracle (Go 1.19 + Sprig 3.2.3 + Masterminds/semver 3.2.0).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GoError, isGoFunc, TypedNumber, typeName } from "../value.js";
+import { GoError, isGoFunc, TypedNumber, typeName } from "../../go/value.js";
 import { type SemverVersion, semverFuncs } from "./semver.js";
 
 /** [constraint, version, result or error message] */

@@ -8,8 +8,8 @@
  * agree; only `\s` differs (Go: [\t\n\f\r ]), so it is spelled out.
  */
 
-import { parseUint64, quote } from "../strconv.js";
-import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../value.js";
+import { parseUint64, quote } from "../../go/strconv.js";
+import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, TypedNumber } from "../../go/value.js";
 
 const S = "[\\t\\n\\f\\r ]"; // Go's \s
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GoError, type GoValue, newMap, TypedNil, typeName, withGoType } from "../value.js";
+import { GoError, type GoValue, newMap, TypedNil, typeName, withGoType } from "../../go/value.js";
 import { stringsFuncs, strslice, strval } from "./strings.js";
 
 const call = (name: string, ...args: GoValue[]) => stringsFuncs[name]!.fn(...args);

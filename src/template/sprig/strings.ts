@@ -7,8 +7,8 @@
  * character decodes to U+FFFD instead.
  */
 import { randomInt } from "node:crypto";
-import { formatValue } from "../fmt.js";
-import { quote as goQuote } from "../strconv.js";
+import { formatValue } from "../../go/fmt.js";
+import { quote as goQuote } from "../../go/strconv.js";
 import {
   compareStrings,
   GoError,
@@ -21,7 +21,7 @@ import {
   TypedNil,
   typeName,
   withGoType,
-} from "../value.js";
+} from "../../go/value.js";
 import { checkResultSize } from "./limits.js";
 import {
   abbreviateFull,

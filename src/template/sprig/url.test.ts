@@ -1,7 +1,7 @@
 // Expectations captured from the Go oracle (Go 1.19 + Sprig 3.2.3).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GoError, newMap, sortedKeys } from "../value.js";
+import { GoError, newMap, sortedKeys } from "../../go/value.js";
 import { urlFuncs } from "./url.js";
 
 function parsed(url: string): Record<string, unknown> {

@@ -6,8 +6,8 @@
  * Go's net/url works on bytes. We do the same by working on a "byte string": each UTF-8 byte of the
  * input becomes one char code 0..255 (latin1), and results are turned back into UTF-8 text at the end.
  */
-import { quote, quoteBytes } from "../strconv.js";
-import { GoError, type GoFunc, type GoValue, goFunc, isMap, mapGet, newMap, reflectKindName } from "../value.js";
+import { quote, quoteBytes } from "../../go/strconv.js";
+import { GoError, type GoFunc, type GoValue, goFunc, isMap, mapGet, newMap, reflectKindName } from "../../go/value.js";
 import { nilDeref } from "./cast.js";
 
 const toBytes = (s: string): string => Buffer.from(s, "utf8").toString("latin1");

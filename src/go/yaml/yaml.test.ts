@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
-import { splitYamlStream } from "./stream.js";
-import { compareYamlKeys, readYaml, resolvePlain, writeYaml, YamlError } from "./yaml.js";
+import { splitYamlStream } from "../../kube/stream.js";
+import { readYaml, YamlError } from "./read.js";
+import { resolvePlain } from "./resolve.js";
+import { compareYamlKeys, writeYaml } from "./write.js";
 
-const CORPUS = new URL("../../../shared/conformance/istio-inject/", import.meta.url).pathname;
+const CORPUS = new URL("../../../../shared/conformance/istio-inject/", import.meta.url).pathname;
 
 test("readYaml: go-yaml v2 scalars through JSON", () => {
   const v = readYaml(

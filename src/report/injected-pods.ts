@@ -7,11 +7,11 @@
  * injected; and the error for a manifest without an injected pod. Errors name the input, the document and the object, on one line.
  */
 
-import { isRecord, type Json } from "../inject/pod.js";
+import { isRecord } from "../go/json.js";
+import type { Json } from "../inject/pod.js";
 import { oneLine } from "../kube/one-line.js";
 import { readStream } from "../kube/read-stream.js";
-import { describeObject, InvalidWorkloadError, type PodParts, workloadOf } from "../kube/workloads.js";
-import { podNamespace } from "./pod-env.js";
+import { describeObject, InvalidWorkloadError, type PodParts, podNamespace, workloadOf } from "../kube/workloads.js";
 
 /** A workload of the stream. */
 export interface StreamWorkload {

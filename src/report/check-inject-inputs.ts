@@ -6,11 +6,12 @@
  * pairs. Pure: the caller reads the files. Errors name the input and the document, on one line.
  */
 
-import { isRecord, type Json } from "../inject/pod.js";
+import { isRecord } from "../go/json.js";
+import { quote } from "../go/strconv.js";
+import type { Json } from "../inject/pod.js";
 import type { Labels } from "../inject/policy-selector.js";
 import { readStream } from "../kube/read-stream.js";
 import { describeObject } from "../kube/workloads.js";
-import { quote } from "../template/strconv.js";
 
 /** Input the command cannot use: one line naming the input (and document) and the cause. */
 export class CheckInjectInputError extends Error {

@@ -1,5 +1,5 @@
 /**
- * Random Go templates and data for the robustness property test (src/template/robustness.test.ts)
+ * Random Go templates and data for the robustness property test (robustness.test.ts, beside it)
  * and the differential run against the Go oracle (scripts/differential.ts).
  *
  * Three template sources:

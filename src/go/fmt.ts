@@ -38,9 +38,6 @@ import {
   typeName,
 } from "./value.js";
 
-// strconv helpers that callers of this module commonly need alongside it.
-export { formatFloat, quote } from "./strconv.js";
-
 /** The address printed for any non-nil pointer, map, slice or func (Go would print a real one). */
 export const FAKE_ADDRESS = 0xc000010000n;
 

@@ -1,24 +1,15 @@
 /**
- * Translates Go regular expressions (RE2 syntax, as Go 1.19's regexp/syntax parses them with the
- * Perl flags `regexp.Compile` uses) into JavaScript RegExp source for the `u` flag.
+ * Go's regular-expression syntax (RE2, as Go 1.19's regexp/syntax parses it with the Perl flags
+ * `regexp.Compile` uses): decides whether a pattern is valid and reports Go's errors with Go's text
+ * (`error parsing regexp: invalid or unsupported Perl syntax: `(?=``), so what RE2 rejects (lookaround,
+ * backreferences, possessive or stacked repeats, repeat counts over 1000, nesting too deep...) is
+ * rejected here with the message Go gives. It also gives the capture count and the group names by
+ * number (Go's SubexpNames).
  *
- * The parser follows Go's grammar and reports Go's errors with Go's text
- * (`error parsing regexp: invalid or unsupported Perl syntax: `(?=``), so what RE2 rejects
- * (lookaround, backreferences, possessive or stacked repeats...) is rejected here too. The output
- * then spells out every construct whose meaning differs between the two engines:
- *
- * - `.` never matches `\n` unless (?s); JS's `.` also excludes `\r`, U+2028 and U+2029.
- * - `^`/`$` are text anchors unless (?m), and (?m) lines end only at `\n` (not `\r`, U+2028...).
- * - `\d`, `\s`, `\w` and the POSIX classes are ASCII-only; `\s` is `[\t\n\f\r ]` (no `\v`).
- * - `\pN`, `\p{Greek}`, `\p{^Greek}`: Go's category and script names; Go's `C` has no unassigned code points.
- * - Flags can change mid-pattern ((?i) ... (?-i), (?i:...)), which JS (before ES2025) cannot
- *   express, so case folding is done here: a folded literal becomes the class of its case orbit,
- *   and folded classes get the orbits of their members, as Go's parser does.
- * - Named groups become plain groups (Go allows names JS rejects, such as duplicates or `1x`);
- *   the names are returned by group number, like Go's SubexpNames.
- *
- * Matching is then done by the JS engine, which is backtracking and leftmost-first like Go's
- * (Perl-like) semantics; see regex.ts for the match-iteration rules Go layers on top.
+ * Matching is not done here: regexp.ts runs the pattern on re2js, a linear-time port of RE2, whose own
+ * error texts differ from Go's. The parser still builds each class's members (ranges, Unicode
+ * properties, case orbits) as it did when it translated patterns for the JS engine; what a class
+ * holds is no longer used beyond validating it.
  */
 
 const MAX_RUNE = 0x10ffff;
@@ -49,10 +40,13 @@ const ERR = {
   nestingDepth: "expression nests too deeply",
 } as const;
 
-/** The result of a translation. */
-export interface TranslatedRegexp {
-  /** JavaScript pattern source, to be compiled with the `u` flag (plus `g`/`y`/`d` as needed). */
-  readonly source: string;
+/** What the parser tells about a valid pattern. */
+export interface ParsedRegexp {
+  /**
+   * The pattern with each `(?P<name>` opener made a plain `(`: Go 1.19 accepts names RE2 engines
+   * refuse (the same name twice), and the names are known from {@link names} anyway.
+   */
+  readonly withoutNames: string;
   /** Number of capturing groups. */
   readonly numCap: number;
   /** Group names by group number; index 0 (the whole match) and unnamed groups are "". */
@@ -134,18 +128,6 @@ function addFoldedRange(out: Range[], lo: number, hi: number): void {
   for (let i = a; i < foldable.length && foldable[i]! <= hi; i++) {
     for (const c of orbitOf.get(foldable[i]!)!) out.push([c, c]);
   }
-}
-
-/** Case-equivalents of the members of a JS class body that are not members themselves. */
-function foldExtras(body: string): Range[] {
-  orbitOf ??= buildOrbits();
-  const member = new RegExp(`^[${body}]$`, "u");
-  const out: Range[] = [];
-  for (const cp of foldable) {
-    if (!member.test(String.fromCodePoint(cp))) continue;
-    for (const c of orbitOf.get(cp)!) out.push([c, c]);
-  }
-  return out;
 }
 
 // ---- code point sets ----------------------------------------------------------------------------
@@ -281,8 +263,6 @@ function unicodeTableBody(name: string): string | undefined {
  */
 interface CharClass {
   ranges: Range[];
-  props: string[];
-  negatedBodies: string[];
 }
 
 type Node =
@@ -373,6 +353,8 @@ class Parser {
   private depth = 0;
   numCap = 0;
   readonly names: string[] = [""];
+  /** Where each `(?P<name>` opener stands: [start, end) in the pattern. */
+  readonly namePrefixes: Array<[number, number]> = [];
 
   constructor(private readonly src: string) {}
 
@@ -550,6 +532,7 @@ class Parser {
       const name = src.slice(start + 4, end);
       if (!/^[0-9A-Za-z_]+$/.test(name)) throw new RE2SyntaxError(ERR.invalidNamedCapture, src.slice(start, end + 1));
       this.pos = end + 1;
+      this.namePrefixes.push([start, end + 1]);
       return this.parseCapture(name);
     }
     this.pos += 2;
@@ -622,7 +605,7 @@ class Parser {
         return;
       }
     }
-    const cls: CharClass = { ranges: [], props: [], negatedBodies: [] };
+    const cls: CharClass = { ranges: [] };
     if (next === "p" || next === "P") {
       this.parseUnicodeClass(cls);
       items.push({ k: "class", cls, negated: false });
@@ -657,10 +640,9 @@ class Parser {
   }
 
   /** Parses \pX, \p{Name}, \p{^Name}, \PX... at pos into cls. */
-  private parseUnicodeClass(cls: CharClass): void {
+  private parseUnicodeClass(_cls: CharClass): void {
     const src = this.src;
     const start = this.pos;
-    let sign = src[start + 1] === "P" ? -1 : 1;
     const [c, w] = this.runeAt(start + 2);
     let seq: string;
     let name: string;
@@ -675,25 +657,9 @@ class Parser {
       name = src.slice(start + 3, end);
       this.pos = end + 1;
     }
-    if (name.startsWith("^")) {
-      sign = -sign;
-      name = name.slice(1);
-    }
-    const body = unicodeTableBody(name);
-    if (body === undefined) throw new RE2SyntaxError(ERR.invalidCharRange, seq);
-    if (name === "Any") {
-      if (sign > 0) cls.ranges.push([0, MAX_RUNE]);
-      return;
-    }
-    const extras = this.flags.i ? foldExtras(body) : [];
-    if (sign > 0) {
-      cls.props.push(body);
-      cls.ranges.push(...extras);
-    } else if (extras.length === 0 && !body.includes("}\\p")) {
-      cls.props.push(body.replace("\\p", "\\P"));
-    } else {
-      cls.negatedBodies.push(body + rangesToJs(normalize(extras)));
-    }
+    if (name.startsWith("^")) name = name.slice(1);
+    // Only validity matters here: the matcher (re2js) reads the pattern itself.
+    if (unicodeTableBody(name) === undefined) throw new RE2SyntaxError(ERR.invalidCharRange, seq);
   }
 
   /** Parses an escape sequence at pos (a backslash) and returns its code point. */
@@ -783,7 +749,7 @@ class Parser {
       negated = true;
       this.pos++;
     }
-    const cls: CharClass = { ranges: [], props: [], negatedBodies: [] };
+    const cls: CharClass = { ranges: [] };
     let first = true;
     while (this.pos >= src.length || src[this.pos] !== "]" || first) {
       first = false;
@@ -834,69 +800,18 @@ class Parser {
 
 // ---- emitting JavaScript ------------------------------------------------------------------------
 
-/** A code point as a JS `u`-mode pattern character (letters and digits as they are, the rest escaped). */
-function jsChar(cp: number): string {
-  const c = String.fromCodePoint(cp);
-  return isAsciiAlnum(c) ? c : `\\u{${cp.toString(16)}}`;
-}
-
-function rangesToJs(ranges: readonly Range[]): string {
-  return ranges.map(([lo, hi]) => (lo === hi ? jsChar(lo) : `${jsChar(lo)}-${jsChar(hi)}`)).join("");
-}
-
-function emitClass(cls: CharClass, negated: boolean): string {
-  const body = rangesToJs(normalize(cls.ranges)) + cls.props.join("");
-  if (cls.negatedBodies.length === 0) return `[${negated ? "^" : ""}${body}]`;
-  // A union that includes complemented sets: an alternation of single-character classes, and
-  // for a negated class "not any of them, then one character".
-  const alts = [...(body ? [`[${body}]`] : []), ...cls.negatedBodies.map((b) => `[^${b}]`)].join("|");
-  return negated ? `(?:(?!${alts})[^])` : `(?:${alts})`;
-}
-
-/** JS source for a node; `atom` asks for something a quantifier can follow. */
-function emit(n: Node, atom = false): string {
-  switch (n.k) {
-    case "lit": {
-      const orbit = n.fold ? caseOrbit(n.cp) : [n.cp];
-      return orbit.length > 1 ? `[${orbit.map(jsChar).join("")}]` : jsChar(n.cp);
-    }
-    case "class":
-      return emitClass(n.cls, n.negated);
-    case "dot":
-      return n.nl ? "[^]" : "[^\\n]";
-    case "assert":
-      // JS cannot quantify assertions directly; Go can (^* is legal).
-      return atom ? `(?:${n.js})` : n.js;
-    case "cap":
-      return `(${emit(n.sub)})`;
-    case "group":
-      return `(?:${emit(n.sub)})`;
-    case "cat": {
-      const s = n.subs.map((x) => emit(x)).join("");
-      return atom ? `(?:${s})` : s;
-    }
-    case "alt": {
-      const s = n.subs.map((x) => emit(x)).join("|");
-      return atom ? `(?:${s})` : s;
-    }
-    case "rep": {
-      let q: string;
-      if (n.max === -1) q = n.min === 0 ? "*" : n.min === 1 ? "+" : `{${n.min},}`;
-      else if (n.min === 0 && n.max === 1 && !n.counted) q = "?";
-      else q = n.min === n.max ? `{${n.min}}` : `{${n.min},${n.max}}`;
-      // A repeated repeat (a*(?i)* is legal Go) needs a group around the inner one.
-      const sub = n.sub.k === "rep" ? `(?:${emit(n.sub)})` : emit(n.sub, true);
-      const s = sub + q + (n.greedy ? "" : "?");
-      return atom ? `(?:${s})` : s;
-    }
-  }
-}
-
-/** Parses a Go regular expression and translates it; throws {@link RE2SyntaxError} where Go's regexp.Compile fails. */
-export function translateRE2(pattern: string): TranslatedRegexp {
+/** Parses a Go regular expression; throws {@link RE2SyntaxError} where Go's regexp.Compile fails. */
+export function parseRE2(pattern: string): ParsedRegexp {
   const p = new Parser(pattern);
-  const tree = p.parse();
-  return { source: emit(tree), numCap: p.numCap, names: p.names };
+  p.parse();
+  let withoutNames = "";
+  let from = 0;
+  for (const [start, end] of p.namePrefixes) {
+    withoutNames += `${pattern.slice(from, start)}(`;
+    from = end;
+  }
+  withoutNames += pattern.slice(from);
+  return { numCap: p.numCap, names: p.names, withoutNames };
 }
 
 /** Go's regexp.QuoteMeta: backslash-escapes the characters that are special in a pattern. */

@@ -4,7 +4,7 @@
  * but the last padded to its widest cell plus two spaces; then, when more than one configuration
  * injects, istioctl's error line. Without colours (istioctl colours the marks). Pure.
  */
-import type { CheckInjectResult } from "./webhook-match.js";
+import type { CheckInjectResult } from "../webhook/webhook-match.js";
 
 /** What istioctl prints when no configuration has an Istio webhook. */
 export const NO_ISTIO_HOOKS = "ERROR: no Istio injection hooks present.";

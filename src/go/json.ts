@@ -1,4 +1,14 @@
 /**
+ * JSON-shaped data (what encoding/json decodes into interface{}): telling an object from the other
+ * values, and copying it deeply.
+ */
+
+/** A JSON object: not null, not an array. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
  * A deep copy of JSON-shaped data with JSON's own semantics (what a JSON round trip would give):
  * an undefined object member is dropped, an undefined array element becomes null, and a
  * `__proto__` key is copied as data, never as a prototype. Several times faster than structuredClone

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { webhookConfiguration } from "../webhook/webhook-config.js";
 import { calledWebhooks, checkInjectReport } from "./check-inject-report.js";
-import { webhookConfiguration } from "./webhook-config.js";
 
 const enabled = { "istio-injection": "enabled" };
 

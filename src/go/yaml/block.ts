@@ -12,7 +12,7 @@
  * with their line and column). Where it accepts a text, its value is exactly the full parser's.
  */
 
-import { plainIsString, resolvePlain } from "./yaml.js";
+import { plainIsString, resolvePlain } from "./resolve.js";
 
 /** The text is outside the subset: read it with the full parser. */
 export const UNSUPPORTED: unique symbol = Symbol("unsupported");

@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import fc from "fast-check";
-import { splitYamlStream } from "./stream.js";
-import { readYamlFully, writeYaml } from "./yaml.js";
-import { readBlockYaml, UNSUPPORTED } from "./yaml-block.js";
+import { splitYamlStream } from "../../kube/stream.js";
+import { readBlockYaml, UNSUPPORTED } from "./block.js";
+import { readYamlFully } from "./read.js";
+import { writeYaml } from "./write.js";
 
-const CORPUS = new URL("../../../shared/conformance/istio-inject/", import.meta.url).pathname;
-const DEFAULTS = new URL("../inject/defaults/", import.meta.url).pathname;
+const CORPUS = new URL("../../../../shared/conformance/istio-inject/", import.meta.url).pathname;
+const DEFAULTS = new URL("../../inject/defaults/", import.meta.url).pathname;
 
 /** The fast reader either declines or agrees with the full parser (which must then accept the text). */
 function agrees(text: string): boolean {

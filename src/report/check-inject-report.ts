@@ -12,12 +12,13 @@
  *
  * Pure: the caller reads the files. Errors name the input and the document, on one line.
  */
-import { forEachWorkload, nothingInjectedMessage, workloadHeader } from "../agent/injected-pods.js";
-import { podNamespace } from "../agent/pod-env.js";
-import { isRecord, type Json } from "../inject/pod.js";
+
+import { isRecord } from "../go/json.js";
+import type { Json } from "../inject/pod.js";
 import { type InjectionPolicyConfig, injectionDecision, PolicyInputError } from "../inject/policy.js";
 import type { Labels } from "../inject/policy-selector.js";
-import { podPathsOf } from "../kube/workloads.js";
+import { podNamespace, podPathsOf } from "../kube/workloads.js";
+import { type CheckInjectResult, checkInject, selectorMatches } from "../webhook/webhook-match.js";
 import {
   CheckInjectInputError,
   type NamespaceLabelSource,
@@ -25,7 +26,7 @@ import {
   stringLabels,
 } from "./check-inject-inputs.js";
 import { checkInjectTable } from "./check-inject-table.js";
-import { type CheckInjectResult, checkInject, selectorMatches } from "./webhook-match.js";
+import { forEachWorkload, nothingInjectedMessage, workloadHeader } from "./injected-pods.js";
 
 /** An error for the user: one line naming the input, the document and the cause. */
 export class CheckInjectError extends Error {

@@ -125,6 +125,8 @@ export interface GoFunc {
    * It reports a Go error (second return value) or a recovered panic by throwing {@link GoError}.
    */
   readonly fn: (...args: GoValue[]) => GoValue;
+  /** Set when `fn` takes the executor's per-execution context as its first argument (before `params`). */
+  readonly execution?: true;
 }
 
 /** An error returned (or panicked) by a function; the executor reports it as `error calling NAME: MESSAGE`. */

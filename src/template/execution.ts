@@ -1,0 +1,27 @@
+/**
+ * The state of one execution, as Go's exec.go keeps it per call of Execute rather than in globals:
+ * the template set being run (Helm's `include` and `tpl` reach it), the host, and how deep
+ * `include`/`tpl` nest. Functions that need it are marked `execution` and receive it first.
+ */
+import { type GoFunc, type GoValue, goFunc, type ParamType } from "../go/value.js";
+import type { TemplateHost } from "./host.js";
+import type { Template } from "./template.js";
+
+export interface Execution {
+  readonly template: Template;
+  readonly host: TemplateHost;
+  /** Nesting of `include` and `tpl` in this execution. */
+  includeDepth: number;
+  /** Host names asked for that the host did not know yet (for `Template.executeAsync`). */
+  readonly unresolved: Set<string>;
+}
+
+/** Builds a {@link GoFunc} whose implementation receives the {@link Execution} before its arguments. */
+export function executionFunc<A extends GoValue[]>(
+  name: string,
+  params: readonly ParamType[],
+  impl: (run: Execution, ...args: A) => GoValue,
+  returns?: string,
+): GoFunc {
+  return { ...goFunc(name, params, impl as (...args: GoValue[]) => GoValue, returns), execution: true };
+}
