@@ -30,6 +30,12 @@ export function readCase(caseDir: string): IstioInjectCase {
   return JSON.parse(readFileSync(join(caseDir, "case.json"), "utf8")) as IstioInjectCase;
 }
 
+/** What `env` sees for a case: its `environment`, nothing else (the runner's own environment stays out). */
+export function caseEnv(meta: Pick<IstioInjectCase, "environment">): (name: string) => string | undefined {
+  const environment = meta.environment ?? {};
+  return (name) => (Object.hasOwn(environment, name) ? environment[name] : undefined);
+}
+
 /**
  * The injector a case runs with: the parsed config of injector-config.json (the form FORMAT.md asks
  * harnesses to load), values.json, and mesh.yaml, which is the effective MeshConfig already.
@@ -52,7 +58,9 @@ export function caseInjector(caseDir: string, meta: IstioInjectCase): LoadedInje
     config,
     meshConfig: (readYaml(read("mesh.yaml")) ?? {}) as MeshConfig,
     settings: {
-      templates: compileTemplates(config, () => undefined),
+      // The templates' `env` reads istiod's process environment; the case's `environment` is that
+      // environment (FORMAT.md section 4). An empty value counts as unset, as Go's env helper treats it.
+      templates: compileTemplates(config, caseEnv(meta)),
       values: parseValues(read("values.json")),
       compliancePolicy: meta.compliancePolicy,
     },

@@ -22,6 +22,7 @@ import {
 import { encodeJSON } from "../template/sprig/json.js";
 import { checkResultSize } from "../template/sprig/limits.js";
 import { goToLower } from "../template/sprig/strcase.js";
+import { otelResourceAttributes } from "./otel-attributes.js";
 import { goJSON } from "./pod.js";
 
 /** What the environment-reading `env` function sees; injected so that the core stays pure. */
@@ -249,9 +250,11 @@ export function injectionFuncs(options: {
     toJsonMap: goFunc("toJsonMap", ["...map[string]string"], toJSONMap, "string"),
     mergeMaps: goFunc("mergeMaps", ["...map[string]string"], mergeMaps, "map[string]string"),
     omitNil: goFunc("omitNil", ["map[string]interface {}"], omitNil, "map[string]interface {}"),
-    // Istio computes OpenTelemetry resource attributes only for meshes with an OpenTelemetry tracing
-    // provider that asks for them; we do not model that provider setting yet, so the result is
-    // empty, which is what every injection in Istio's golden set produces.
-    otelResourceAttributes: goFunc("otelResourceAttributes", ["any", "any", "any", "any", "any"], () => "", "string"),
+    otelResourceAttributes: goFunc(
+      "otelResourceAttributes",
+      ["any", "map[string]string", "map[string]string", "string", "[]v1.Container"],
+      otelResourceAttributes,
+      "string",
+    ),
   };
 }
