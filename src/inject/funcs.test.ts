@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { goView } from "../kube/go-view.js";
 import { fromJSON, parse, sprigFuncs } from "../template/index.js";
-import { appendMultusNetwork, excludeInboundPort, injectionFuncs } from "./funcs.js";
+import { appendMultusNetwork, excludeInboundPort, injectionFuncs, omitNil } from "./funcs.js";
 
 const funcs = {
   ...sprigFuncs,
@@ -62,4 +62,25 @@ test("structToJSON writes Kubernetes structs with their json names in declaratio
 test("omitNil drops nulls left by a values merge, recursively", () => {
   const values = fromJSON('{"r":{"requests":{"cpu":null,"memory":"1Gi"},"limits":null}}');
   assert.equal(render("{{ toYaml (omitNil .r) }}", values), "requests:\n  memory: 1Gi\n");
+});
+
+// Istio pkg/kube/inject/template_test.go TestOmitNil: its table, case by case.
+test("omitNil follows Istio's TestOmitNil table", () => {
+  const cases: Array<[string, unknown, unknown]> = [
+    ["no nils", { a: 1, b: "c" }, { a: 1, b: "c" }],
+    ["top level nil", { a: null, b: "c" }, { b: "c" }],
+    ["nested nil", { a: { x: null, y: 2 }, b: "c" }, { a: { y: 2 }, b: "c" }],
+    ["slice with nil", [1, null, 3], [1, 3]],
+    ["nested slice nil", { a: [null, { x: null }] }, null],
+    ["all nils map", { a: null, b: { x: null } }, null],
+    [
+      "complex mixed",
+      { global: { proxy: { resources: { limits: { cpu: null, memory: "500Mi" } } } } },
+      { global: { proxy: { resources: { limits: { memory: "500Mi" } } } } },
+    ],
+  ];
+  for (const [name, input, want] of cases) {
+    const got = omitNil(input as never);
+    assert.deepEqual(got === null ? null : JSON.parse(JSON.stringify(got)), want, name);
+  }
 });

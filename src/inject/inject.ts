@@ -22,6 +22,7 @@ import {
 import { clone, findContainer, isRecord, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
 import { applyMetadata, applyPrometheusMerge, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
+import { ScrapeTargetError } from "./scrape-targets.js";
 
 /** Injection failed for this pod; the message says why (and is what the webhook answers). */
 export class InjectionError extends Error {
@@ -221,7 +222,12 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   merged = reapplyUserContainers(merged, original, templatePod, req.proxyConfig.interceptionMode === "TPROXY");
 
   overwriteClusterInfo(merged, proxyEnvs);
-  applyPrometheusMerge(merged, statusPort, req.meshConfig.enablePrometheusMerge);
+  try {
+    applyPrometheusMerge(merged, statusPort, req.meshConfig.enablePrometheusMerge);
+  } catch (e) {
+    if (e instanceof ScrapeTargetError) throw new InjectionError(e.message);
+    throw e;
+  }
   const rewriteDefault = valueAt(values, "sidecarInjectorWebhook.rewriteAppHTTPProbe");
   rewriteAppProbes(merged, statusPort, rewriteDefault === true);
   applyMetadata(merged, templatePod, req.revision, proxyEnvs, req.injectedAnnotations);

@@ -20,8 +20,8 @@
  */
 
 import { viewedMessage } from "../mesh/view.js";
-import { isGoObject, TypedNil } from "../template/index.js";
 import type { GoValue } from "../template/index.js";
+import { isGoObject, TypedNil } from "../template/index.js";
 
 const ANNOTATION_PREFIX = "resource.opentelemetry.io/";
 const VERSION_LABEL = "app.kubernetes.io/version";
@@ -91,7 +91,9 @@ export function serviceAttributes(inputs: ServiceAttributeInputs): string {
 }
 
 function stringMap(v: GoValue): Record<string, string> {
-  return v === null || v === undefined || v instanceof TypedNil || typeof v !== "object" ? {} : (v as Record<string, string>);
+  return v === null || v === undefined || v instanceof TypedNil || typeof v !== "object"
+    ? {}
+    : (v as Record<string, string>);
 }
 
 function imageOf(c: GoValue): string {

@@ -9,6 +9,7 @@ import {
   CORE_DUMP_CONTAINER,
   type Container,
   findContainer,
+  goJSON,
   INIT_CONTAINER,
   injectionStatus,
   labelsOf,
@@ -18,11 +19,13 @@ import {
   STATUS_ANNOTATION,
   VALIDATION_CONTAINER,
 } from "./pod.js";
+import { checkScrapePort, parseScrapeTargets, type ScrapeTarget } from "./scrape-targets.js";
 
 const PROMETHEUS_SCRAPE = "prometheus.io/scrape";
 const PROMETHEUS_PORT = "prometheus.io/port";
 const PROMETHEUS_PATH = "prometheus.io/path";
 const MERGE_METRICS = "prometheus.istio.io/merge-metrics";
+const SCRAPE_TARGETS = "prometheus.istio.io/scrape-targets";
 const NETWORK_LABEL = "topology.istio.io/network";
 
 function proxyContainers(pod: Pod): Container[] {
@@ -43,7 +46,7 @@ export function overwriteClusterInfo(pod: Pod, proxyEnvs: Record<string, string>
   proxy.env = env;
 }
 
-/** Whether metrics merging applies: the pod annotation decides, else the mesh setting, else on. */
+/** Whether metrics merging applies: the pod annotation decides (when it parses as a bool), else the mesh setting, else on. */
 function prometheusMergeEnabled(annotations: Record<string, string>, meshMerge: boolean | undefined): boolean {
   const v = annotations[MERGE_METRICS];
   if (v !== undefined) {
@@ -53,30 +56,50 @@ function prometheusMergeEnabled(annotations: Record<string, string>, meshMerge: 
   return meshMerge ?? true;
 }
 
+/** Whether the pod is scraped at all: `prometheus.io/scrape` parsed as Go's ParseBool, on when absent or unparsable. */
+function prometheusScrape(annotations: Record<string, string>): boolean {
+  const v = annotations[PROMETHEUS_SCRAPE];
+  return v === undefined ? true : (parseBool(v) ?? true);
+}
+
+/**
+ * What the agent is handed in ISTIO_PROMETHEUS_ANNOTATIONS: the app's own scrape annotations and, from
+ * `prometheus.istio.io/scrape-targets`, every endpoint to merge. Written as Go marshals the agent's
+ * struct: `scrape`, `path`, `port` always present, `targets` only when there are some.
+ */
+function scrapeConfigurationJSON(scrape: string, path: string, port: string, targets: ScrapeTarget[]): string {
+  const config: Record<string, unknown> = { scrape, path, port };
+  if (targets.length > 0) config.targets = targets.map((t) => ({ port: t.port, path: t.path }));
+  return goJSON(config);
+}
+
 /**
  * Prometheus metrics merging: the agent serves the app's and Envoy's metrics together on the status
  * port, so the pod's scrape annotations are pointed there and the app's own are handed to the agent.
+ * An app endpoint on the agent's port or on a port Istio reserves cannot be merged: that is an
+ * injection error (the agent would refuse to start).
  */
 export function applyPrometheusMerge(pod: Pod, statusPort: number, meshMerge: boolean | undefined): void {
   const annotations = annotationsOf(pod);
-  if (annotations[PROMETHEUS_SCRAPE] === "false") return;
+  if (!prometheusScrape(annotations)) return;
   if (!prometheusMergeEnabled(annotations, meshMerge)) return;
   const target = String(statusPort);
   // Already pointing at the agent: re-injected, or set up by the user on purpose.
   if (annotations[PROMETHEUS_PORT] === target) return;
-  const scrape: Record<string, string> = {};
-  for (const [key, annotation] of [
-    ["scrape", PROMETHEUS_SCRAPE],
-    ["path", PROMETHEUS_PATH],
-    ["port", PROMETHEUS_PORT],
-  ] as const) {
-    const v = annotations[annotation];
-    if (v) scrape[key] = v;
+  const scrape = annotations[PROMETHEUS_SCRAPE] ?? "";
+  const path = annotations[PROMETHEUS_PATH] ?? "";
+  const port = annotations[PROMETHEUS_PORT] ?? "";
+  const targets = parseScrapeTargets(annotations[SCRAPE_TARGETS] ?? "");
+  if (targets.length > 0) {
+    for (const t of targets) checkScrapePort(t.port, statusPort, `${SCRAPE_TARGETS} target`);
+  } else if (port !== "" && /^\d+$/.test(port.trim())) {
+    checkScrapePort(port.trim(), statusPort, PROMETHEUS_PORT);
   }
-  if (Object.keys(scrape).length > 0) {
+  if (scrape !== "" || path !== "" || port !== "" || targets.length > 0) {
+    const value = scrapeConfigurationJSON(scrape, path, port, targets);
     for (const proxy of proxyContainers(pod)) {
       const env = (proxy.env as unknown[] | undefined) ?? [];
-      env.push({ name: "ISTIO_PROMETHEUS_ANNOTATIONS", value: JSON.stringify(scrape) });
+      env.push({ name: "ISTIO_PROMETHEUS_ANNOTATIONS", value });
       proxy.env = env;
     }
   }
