@@ -20,8 +20,9 @@ import {
   stripPreviousInjection,
 } from "./overrides.js";
 import { clone, findContainer, isRecord, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
-import { applyMetadata, applyPrometheusMerge, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
+import { applyMetadata, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
+import { applyPrometheusMerge } from "./prometheus-merge.js";
 import { ScrapeTargetError } from "./scrape-targets.js";
 
 /** Injection failed for this pod; the message says why (and is what the webhook answers). */

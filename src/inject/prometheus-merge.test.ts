@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Pod } from "./pod.js";
-import { applyPrometheusMerge } from "./postprocess.js";
+import { applyPrometheusMerge } from "./prometheus-merge.js";
 import { ScrapeTargetError } from "./scrape-targets.js";
 
 function pod(annotations: Record<string, string> | undefined): Pod {
@@ -59,6 +59,35 @@ describe("applyPrometheusMerge", () => {
     const q = pod({ "prometheus.io/path": "/m?a=1&b=<2>" });
     applyPrometheusMerge(q, 15020, undefined);
     assert.equal(agentEnv(q), '{"scrape":"","path":"/m?a=1\\u0026b=\\u003c2\\u003e","port":""}');
+  });
+
+  it("reads and clears every spelling Prometheus treats alike (prometheus.io.scrape, prometheus-io/port)", () => {
+    const p = pod({ "prometheus.io.scrape": "true", "prometheus-io/port": "9090", "prometheus_io/path": "/m" });
+    applyPrometheusMerge(p, 15020, undefined);
+    assert.equal(agentEnv(p), '{"scrape":"true","path":"/m","port":"9090"}');
+    assert.deepEqual(p.metadata.annotations, {
+      "prometheus.io/port": "15020",
+      "prometheus.io/path": "/stats/prometheus",
+      "prometheus.io/scrape": "true",
+    });
+    const off = pod({ "prometheus-io/scrape": "false", "prometheus.io/port": "9090" });
+    applyPrometheusMerge(off, 15020, undefined);
+    assert.equal(off.metadata.annotations?.["prometheus.io/port"], "9090");
+    const again = pod({ "prometheus.io.port": "15020" });
+    applyPrometheusMerge(again, 15020, undefined);
+    assert.deepEqual(again.metadata.annotations, { "prometheus.io.port": "15020" }, "already pointing at the agent");
+  });
+
+  it("puts the agent env on the proxy only, an init container when native", () => {
+    const p = {
+      metadata: { annotations: { "prometheus.io/port": "9090" } },
+      spec: { containers: [{ name: "app" }], initContainers: [{ name: "istio-proxy" }] },
+    } as unknown as Pod;
+    applyPrometheusMerge(p, 15020, undefined);
+    assert.deepEqual(p.spec.initContainers?.[0]?.env, [
+      { name: "ISTIO_PROMETHEUS_ANNOTATIONS", value: '{"scrape":"","path":"","port":"9090"}' },
+    ]);
+    assert.equal(p.spec.containers?.[0]?.env, undefined);
   });
 
   it("adds no agent env when the pod has no scrape annotations", () => {
