@@ -1,15 +1,8 @@
-/**
- * What happens to the merged pod after the templates: cluster/network env from the webhook path,
- * the injection status annotation, and container order (Prometheus metrics merging: prometheus-merge.ts).
- */
 
-import { parseBool } from "../template/strconv.js";
 import {
   annotationsOf,
   CORE_DUMP_CONTAINER,
-  type Container,
   findContainer,
-  goJSON,
   INIT_CONTAINER,
   injectionStatus,
   labelsOf,
