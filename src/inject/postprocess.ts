@@ -1,3 +1,7 @@
+/**
+ * What happens to the merged pod after the templates: cluster/network env from the webhook path,
+ * the injection status annotation, and container order (Prometheus metrics merging: prometheus-merge.ts).
+ */
 
 import {
   annotationsOf,
