@@ -65,6 +65,8 @@ export interface PodInjection {
   nativeSidecar: boolean;
   proxyUID: bigint;
   proxyGID: bigint;
+  /** Called with what Istio only logs (a DNS policy the proxy may not work with). */
+  warn?: (message: string) => void;
 }
 
 const TEMPLATES_ANNOTATION = "inject.istio.io/templates";
@@ -153,6 +155,22 @@ function render(name: string, template: Template, data: GoValue): string {
   }
 }
 
+/** A DNS policy other than ClusterFirst may keep the proxy from resolving istiod: said, not refused. */
+function checkPreconditions(pod: Pod, warn: ((message: string) => void) | undefined): void {
+  const dnsPolicy = (pod.spec as { dnsPolicy?: unknown }).dnsPolicy;
+  if (warn === undefined || typeof dnsPolicy !== "string" || dnsPolicy === "" || dnsPolicy === "ClusterFirst") return;
+  const { namespace, name, generateName } = pod.metadata as {
+    namespace?: string;
+    name?: string;
+    generateName?: string;
+  };
+  const podName = name || (generateName ? `${generateName}***** (actual name not yet known)` : "");
+  warn(
+    `${JSON.stringify(`${namespace ?? ""}/${podName}`)}'s DNSPolicy is not "ClusterFirst". ` +
+      "The Envoy sidecar may not able to connect to Istio Pilot",
+  );
+}
+
 /** Injects one pod; returns the injected pod (a new object). */
 export function injectPod(settings: InjectorSettings, request: PodInjection): Pod {
   const req = request.podTyped ? request : { ...request, pod: typedPod(request.pod), podTyped: true };
@@ -163,6 +181,7 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   } catch (e) {
     throw new InjectionError((e as Error).message);
   }
+  checkPreconditions(original, req.warn);
   const values = settings.values.json;
   const proxyEnvs = clusterEnvs(req, values);
   const statusPort = Number(req.meshConfig.defaultConfig?.statusPort ?? 0);
