@@ -84,3 +84,72 @@ test("omitNil follows Istio's TestOmitNil table", () => {
     assert.deepEqual(got === null ? null : JSON.parse(JSON.stringify(got)), want, name);
   }
 });
+
+// Istio pkg/kube/inject/inject_test.go TestAppendMultusNetwork: its table, each also idempotent.
+test("appendMultusNetwork follows Istio's TestAppendMultusNetwork table", () => {
+  const pad = "\n                   ";
+  const cases: Array<[string, string, string]> = [
+    ["empty", "", "istio-cni"],
+    ["flat-single", "macvlan-conf-1", "macvlan-conf-1, istio-cni"],
+    ["flat-multiple", "macvlan-conf-1, macvlan-conf-2", "macvlan-conf-1, macvlan-conf-2, istio-cni"],
+    ["json-single", '[{"name": "macvlan-conf-1"}]', '[{"name": "macvlan-conf-1"}, {"name": "istio-cni"}]'],
+    [
+      "json-multiple",
+      '[{"name": "macvlan-conf-1"}, {"name": "macvlan-conf-2"}]',
+      '[{"name": "macvlan-conf-1"}, {"name": "macvlan-conf-2"}, {"name": "istio-cni"}]',
+    ],
+    [
+      "json-multiline",
+      `[${pad}{"name": "macvlan-conf-1"},${pad}{"name": "macvlan-conf-2"}${pad}]`,
+      `[${pad}{"name": "macvlan-conf-1"},${pad}{"name": "macvlan-conf-2"}${pad}, {"name": "istio-cni"}]`,
+    ],
+    [
+      "json-multiline-additional-fields",
+      `[${pad}{"name": "macvlan-conf-1", "another-field": "another-value"},${pad}{"name": "macvlan-conf-2"}${pad}]`,
+      `[${pad}{"name": "macvlan-conf-1", "another-field": "another-value"},${pad}{"name": "macvlan-conf-2"}${pad}, {"name": "istio-cni"}]`,
+    ],
+    [
+      "json-preconfigured-istio-cni",
+      `[${pad}{"name": "macvlan-conf-1"},${pad}{"name": "macvlan-conf-2"},${pad}{"name": "istio-cni", "config": "additional-config"},${pad}]`,
+      `[${pad}{"name": "macvlan-conf-1"},${pad}{"name": "macvlan-conf-2"},${pad}{"name": "istio-cni", "config": "additional-config"},${pad}]`,
+    ],
+  ];
+  for (const [name, input, want] of cases) {
+    const got = appendMultusNetwork(input, "istio-cni");
+    assert.equal(got, want, name);
+    assert.equal(appendMultusNetwork(got, "istio-cni"), want, `${name}: idempotency`);
+  }
+});
+
+// Istio pkg/kube/inject/inject_test.go TestSkipUDPPorts: UDP ports are left out of the inbound ports.
+test("includeInboundPorts skips UDP ports: Istio's TestSkipUDPPorts table", () => {
+  const cases: Array<[Array<{ containerPort: number; protocol: string }>, string]> = [
+    [[], ""],
+    [
+      [
+        { containerPort: 80, protocol: "TCP" },
+        { containerPort: 8080, protocol: "TCP" },
+      ],
+      "80,8080",
+    ],
+    [
+      [
+        { containerPort: 53, protocol: "TCP" },
+        { containerPort: 53, protocol: "UDP" },
+      ],
+      "53",
+    ],
+    [
+      [
+        { containerPort: 80, protocol: "TCP" },
+        { containerPort: 53, protocol: "UDP" },
+      ],
+      "80",
+    ],
+    [[{ containerPort: 53, protocol: "UDP" }], ""],
+  ];
+  for (const [ports, want] of cases) {
+    const spec = goView({ containers: [{ name: "c", ports }] }, "PodSpec");
+    assert.equal(render("{{ includeInboundPorts .Spec.Containers }}", { Spec: spec }), want, JSON.stringify(ports));
+  }
+});
