@@ -207,7 +207,7 @@ spec:
     image: nginx
 `;
     const [pod] = run(yaml, warnings);
-    assert.ok((pod?.spec.containers as Obj[]).some((c) => c.name === "istio-proxy"));
+    assert.ok(((pod?.spec.containers ?? []) as Obj[]).some((c) => c.name === "istio-proxy"));
     assert.deepEqual(warnings, [
       `"ns/p"'s DNSPolicy is not "ClusterFirst". The Envoy sidecar may not able to connect to Istio Pilot`,
     ]);
