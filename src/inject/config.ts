@@ -15,7 +15,11 @@ export interface LabelSelector {
   matchExpressions?: { key: string; operator: string; values?: string[] }[];
 }
 
-export type InjectionPolicy = "enabled" | "disabled";
+/**
+ * `enabled` or `disabled`; Istio accepts any text here (and an absent policy is ""), then injects
+ * no pod through the webhook when it is neither (kube-inject does not read the policy).
+ */
+export type InjectionPolicy = "enabled" | "disabled" | (string & {});
 
 /** The `config` key of the injector ConfigMap. */
 export interface InjectorConfig {
@@ -129,10 +133,8 @@ export function parseInjectorConfig(text: string, source = "config", unknownFiel
   if (!isRecord(doc)) fail(source, "(document)", "must be a map");
   doc = knownFields(doc, unknownFields);
   if (!isRecord(doc)) fail(source, "(document)", "must be a map");
-  const policy = doc.policy ?? "enabled";
-  if (policy !== "enabled" && policy !== "disabled") {
-    fail(source, "policy", `must be "enabled" or "disabled", got ${JSON.stringify(policy)}`);
-  }
+  const policy = doc.policy ?? "";
+  if (typeof policy !== "string") fail(source, "policy", `must be a string, got ${JSON.stringify(policy)}`);
   const templates = stringMap(doc.templates, source, "templates");
   const aliases: Record<string, string[]> = {};
   if (doc.aliases !== null && doc.aliases !== undefined) {

@@ -122,7 +122,15 @@ export function loadInjector(sources: InjectorSources, environment: InjectorEnvi
     throw new ConfigError(`${names.mesh}: ${(e as Error).message}`);
   }
   const env = environment.env ?? (() => undefined);
+  const policyWarning =
+    config.policy === "enabled" || config.policy === "disabled"
+      ? []
+      : [
+          `${names.config}: policy ${JSON.stringify(config.policy)} is neither "enabled" nor "disabled": ` +
+            "the webhook injects no pod (as Istio does; kube-inject does not read the policy)",
+        ];
   const warnings = [
+    ...policyWarning,
     ...unknownConfigFields.map(
       (field) => `${names.config}: unknown field ${field} (ignored, as Istio ignores it: a typo?)`,
     ),
