@@ -167,7 +167,7 @@ function checkPreconditions(pod: Pod, warn: ((message: string) => void) | undefi
   const podName = name || (generateName ? `${generateName}***** (actual name not yet known)` : "");
   warn(
     `${JSON.stringify(`${namespace ?? ""}/${podName}`)}'s DNSPolicy is not "ClusterFirst". ` +
-      "The Envoy sidecar may not able to connect to Istio Pilot",
+      "The Envoy sidecar may not able to connect to Istio Pilot\n",
   );
 }
 

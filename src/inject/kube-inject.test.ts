@@ -209,7 +209,7 @@ spec:
     const [pod] = run(yaml, warnings);
     assert.ok(((pod?.spec.containers ?? []) as Obj[]).some((c) => c.name === "istio-proxy"));
     assert.deepEqual(warnings, [
-      `"ns/p"'s DNSPolicy is not "ClusterFirst". The Envoy sidecar may not able to connect to Istio Pilot`,
+      `"ns/p"'s DNSPolicy is not "ClusterFirst". The Envoy sidecar may not able to connect to Istio Pilot\n`,
     ]);
     const quiet: string[] = [];
     run(yaml.replace("dnsPolicy: Default", "dnsPolicy: ClusterFirst"), quiet);
