@@ -3,7 +3,9 @@
  * injectable part of a case's input becomes a Pod as a ReplicaSet or controller would create it,
  * is sent to the webhook as an AdmissionReview, has the answered JSON patch applied, and is compared
  * with the golden part (made into a Pod the same way) as typed JSON after the Go test's
- * normalisation. Each injected pod is then sent again: the answer must leave it as it is (fixed point).
+ * normalisation. Each injected pod is then sent again: the answer must leave it as it is (fixed point),
+ * a failure otherwise, except for the cases where Istio's own re-injection is not a fixed point either
+ * (ISTIO_NOT_FIXED_POINTS), which must settle as Istio's does and are named in the result line.
  *
  * The webhook is reached through a {@link TransportFactory}: in-process `review()` by default; an
  * HTTPS client of a running server plugs in the same way (one server per case settings).
