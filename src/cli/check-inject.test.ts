@@ -327,14 +327,20 @@ describe("meshinject check-inject", () => {
       /^meshinject: --namespace-labels: "istio-injection" is not key=value/,
     );
     assertFailed(
-      await run({ "p.yaml": pod("web"), "c.yaml": "policy: sometimes\n" }, [
-        "-f",
-        "p.yaml",
-        "--injectConfigFile",
-        "c.yaml",
-      ]),
-      /^meshinject: c\.yaml: policy: must be "enabled" or "disabled"/,
+      await run({ "p.yaml": pod("web"), "c.yaml": "policy: [on]\n" }, ["-f", "p.yaml", "--injectConfigFile", "c.yaml"]),
+      /^meshinject: c\.yaml: policy: must be a string/,
     );
+  });
+
+  it("reports a policy Istio accepts but that injects nothing, as Istio decides it", async () => {
+    const r = await run({ "p.yaml": pod("web"), "c.yaml": "policy: sometimes\n" }, [
+      "-f",
+      "p.yaml",
+      "--injectConfigFile",
+      "c.yaml",
+    ]);
+    assert.equal(r.failed, false, r.stderr);
+    assert.match(r.stderr, /Illegal value for autoInject:sometimes, must be one of \[disabled,enabled\]/);
   });
 
   it("the help lists every flag once and has examples", () => {

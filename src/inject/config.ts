@@ -1,7 +1,8 @@
 /**
  * The injector's configuration, as Istio keeps it in the `istio-sidecar-injector` ConfigMap:
  * the `config` key (policy, templates, selectors, ...) and the `values` key (Helm values as JSON).
- * Parsing is strict about shapes and names the file and field at fault.
+ * Parsing is strict about shapes and names the file and field at fault; unknown keys are ignored,
+ * as Istio ignores them, and reported.
  */
 
 import { isRecord } from "../go/json.js";
@@ -14,7 +15,11 @@ export interface LabelSelector {
   matchExpressions?: { key: string; operator: string; values?: string[] }[];
 }
 
-export type InjectionPolicy = "enabled" | "disabled";
+/**
+ * `enabled` or `disabled`; Istio accepts any text here (and an absent policy is ""), then injects
+ * no pod through the webhook when it is neither (kube-inject does not read the policy).
+ */
+export type InjectionPolicy = "enabled" | "disabled" | (string & {});
 
 /** The `config` key of the injector ConfigMap. */
 export interface InjectorConfig {
@@ -97,8 +102,27 @@ const KNOWN_FIELDS = new Set([
   "template",
 ]);
 
-/** Parses the `config` key (YAML). `source` names the file or ConfigMap key in errors. */
-export function parseInjectorConfig(text: string, source = "config"): InjectorConfig {
+/**
+ * The document's fields under their Go names. Istio decodes the config with encoding/json, which
+ * matches a key to a field exactly, else ignoring case, and ignores keys that match no field: those
+ * are pushed to `unknownFields` (a typo, or a field of another release) instead of failing.
+ */
+function knownFields(doc: Record<string, unknown>, unknownFields: string[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  // sigs.k8s.io/yaml hands encoding/json the keys in sorted order; a later key for the same field wins.
+  for (const key of Object.keys(doc).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))) {
+    const field = KNOWN_FIELDS.has(key) ? key : [...KNOWN_FIELDS].find((f) => f.toLowerCase() === key.toLowerCase());
+    if (field === undefined) unknownFields?.push(key);
+    else out[field] = doc[key];
+  }
+  return out;
+}
+
+/**
+ * Parses the `config` key (YAML). `source` names the file or ConfigMap key in errors; keys Istio
+ * would ignore are listed in `unknownFields`.
+ */
+export function parseInjectorConfig(text: string, source = "config", unknownFields?: string[]): InjectorConfig {
   let doc: unknown;
   try {
     doc = readYaml(text);
@@ -107,13 +131,10 @@ export function parseInjectorConfig(text: string, source = "config"): InjectorCo
   }
   if (doc === null || doc === undefined) doc = {};
   if (!isRecord(doc)) fail(source, "(document)", "must be a map");
-  for (const key of Object.keys(doc)) {
-    if (!KNOWN_FIELDS.has(key)) fail(source, key, "unknown field");
-  }
-  const policy = doc.policy ?? "enabled";
-  if (policy !== "enabled" && policy !== "disabled") {
-    fail(source, "policy", `must be "enabled" or "disabled", got ${JSON.stringify(policy)}`);
-  }
+  doc = knownFields(doc, unknownFields);
+  if (!isRecord(doc)) fail(source, "(document)", "must be a map");
+  const policy = doc.policy ?? "";
+  if (typeof policy !== "string") fail(source, "policy", `must be a string, got ${JSON.stringify(policy)}`);
   const templates = stringMap(doc.templates, source, "templates");
   const aliases: Record<string, string[]> = {};
   if (doc.aliases !== null && doc.aliases !== undefined) {

@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import { caseInjector, type IstioInjectCase, readCase } from "../../conformance/kinds/istio-inject-case.js";
+import {
+  caseInjector,
+  ISTIO_NOT_FIXED_POINTS,
+  type IstioInjectCase,
+  readCase,
+} from "../../conformance/kinds/istio-inject-case.js";
 import { isRecord } from "../go/json.js";
 import { readYaml } from "../go/yaml/read.js";
 import { splitYamlStream } from "../kube/stream.js";
@@ -18,19 +23,8 @@ import { kubeInject } from "./kube-inject.js";
 
 const CORPUS = fileURLToPath(new URL("../../../shared/conformance/istio-inject", import.meta.url));
 
-/**
- * Cases whose golden output is not a fixed point. Istio re-injects a pod by merging the templates
- * over it again; meshinject also puts the user's recorded overrides (`proxy.istio.io/overrides`)
- * back on top, so a pod with its own `istio-proxy` settings comes out of re-injection unchanged,
- * where Istio would reset those containers to the template. What remains is Istio's own history:
- */
-const NOT_FIXED_POINTS: Readonly<Record<string, string>> = {
-  // The input was injected before, without native sidecars: its status annotation lists istio-proxy
-  // under containers, the template now puts it under initContainers, so Istio did not recognise it as
-  // injected and merged the old proxy over the new one (old args, old ISTIO_META_APP_CONTAINERS). The
-  // golden records istio-proxy as an init container, so the next injection replaces it cleanly.
-  "merge-probers.yaml.injected": "golden is itself a re-injection that carried the old proxy over",
-};
+/** Cases whose golden Istio's own re-injection does not give back unchanged (shared with the runner). */
+const NOT_FIXED_POINTS = ISTIO_NOT_FIXED_POINTS;
 
 /** Builds the injector a case runs with (as the istio-inject conformance runner does). */
 function caseInjectorFor(dir: string, meta: IstioInjectCase): (text: string) => string {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { goView } from "../kube/go-view.js";
 import { fromJSON, parse, sprigFuncs } from "../template/index.js";
-import { appendMultusNetwork, excludeInboundPort, injectionFuncs } from "./funcs.js";
+import { appendMultusNetwork, excludeInboundPort, injectionFuncs, omitNil } from "./funcs.js";
 
 const funcs = {
   ...sprigFuncs,
@@ -62,4 +62,94 @@ test("structToJSON writes Kubernetes structs with their json names in declaratio
 test("omitNil drops nulls left by a values merge, recursively", () => {
   const values = fromJSON('{"r":{"requests":{"cpu":null,"memory":"1Gi"},"limits":null}}');
   assert.equal(render("{{ toYaml (omitNil .r) }}", values), "requests:\n  memory: 1Gi\n");
+});
+
+// Istio pkg/kube/inject/template_test.go TestOmitNil: its table, case by case.
+test("omitNil follows Istio's TestOmitNil table", () => {
+  const cases: Array<[string, unknown, unknown]> = [
+    ["no nils", { a: 1, b: "c" }, { a: 1, b: "c" }],
+    ["top level nil", { a: null, b: "c" }, { b: "c" }],
+    ["nested nil", { a: { x: null, y: 2 }, b: "c" }, { a: { y: 2 }, b: "c" }],
+    ["slice with nil", [1, null, 3], [1, 3]],
+    ["nested slice nil", { a: [null, { x: null }] }, null],
+    ["all nils map", { a: null, b: { x: null } }, null],
+    [
+      "complex mixed",
+      { global: { proxy: { resources: { limits: { cpu: null, memory: "500Mi" } } } } },
+      { global: { proxy: { resources: { limits: { memory: "500Mi" } } } } },
+    ],
+  ];
+  for (const [name, input, want] of cases) {
+    const got = omitNil(input as never);
+    assert.deepEqual(got === null ? null : JSON.parse(JSON.stringify(got)), want, name);
+  }
+});
+
+// Istio pkg/kube/inject/inject_test.go TestAppendMultusNetwork: its table, each also idempotent.
+test("appendMultusNetwork follows Istio's TestAppendMultusNetwork table", () => {
+  const pad = "\n                   ";
+  const cases: Array<[string, string, string]> = [
+    ["empty", "", "istio-cni"],
+    ["flat-single", "macvlan-conf-1", "macvlan-conf-1, istio-cni"],
+    ["flat-multiple", "macvlan-conf-1, macvlan-conf-2", "macvlan-conf-1, macvlan-conf-2, istio-cni"],
+    ["json-single", '[{"name": "macvlan-conf-1"}]', '[{"name": "macvlan-conf-1"}, {"name": "istio-cni"}]'],
+    [
+      "json-multiple",
+      '[{"name": "macvlan-conf-1"}, {"name": "macvlan-conf-2"}]',
+      '[{"name": "macvlan-conf-1"}, {"name": "macvlan-conf-2"}, {"name": "istio-cni"}]',
+    ],
+    [
+      "json-multiline",
+      `[${pad}{"name": "macvlan-conf-1"},${pad}{"name": "macvlan-conf-2"}${pad}]`,
+      `[${pad}{"name": "macvlan-conf-1"},${pad}{"name": "macvlan-conf-2"}${pad}, {"name": "istio-cni"}]`,
+    ],
+    [
+      "json-multiline-additional-fields",
+      `[${pad}{"name": "macvlan-conf-1", "another-field": "another-value"},${pad}{"name": "macvlan-conf-2"}${pad}]`,
+      `[${pad}{"name": "macvlan-conf-1", "another-field": "another-value"},${pad}{"name": "macvlan-conf-2"}${pad}, {"name": "istio-cni"}]`,
+    ],
+    [
+      "json-preconfigured-istio-cni",
+      `[${pad}{"name": "macvlan-conf-1"},${pad}{"name": "macvlan-conf-2"},${pad}{"name": "istio-cni", "config": "additional-config"},${pad}]`,
+      `[${pad}{"name": "macvlan-conf-1"},${pad}{"name": "macvlan-conf-2"},${pad}{"name": "istio-cni", "config": "additional-config"},${pad}]`,
+    ],
+  ];
+  for (const [name, input, want] of cases) {
+    const got = appendMultusNetwork(input, "istio-cni");
+    assert.equal(got, want, name);
+    assert.equal(appendMultusNetwork(got, "istio-cni"), want, `${name}: idempotency`);
+  }
+});
+
+// Istio pkg/kube/inject/inject_test.go TestSkipUDPPorts: UDP ports are left out of the inbound ports.
+test("includeInboundPorts skips UDP ports: Istio's TestSkipUDPPorts table", () => {
+  const cases: Array<[Array<{ containerPort: number; protocol: string }>, string]> = [
+    [[], ""],
+    [
+      [
+        { containerPort: 80, protocol: "TCP" },
+        { containerPort: 8080, protocol: "TCP" },
+      ],
+      "80,8080",
+    ],
+    [
+      [
+        { containerPort: 53, protocol: "TCP" },
+        { containerPort: 53, protocol: "UDP" },
+      ],
+      "53",
+    ],
+    [
+      [
+        { containerPort: 80, protocol: "TCP" },
+        { containerPort: 53, protocol: "UDP" },
+      ],
+      "80",
+    ],
+    [[{ containerPort: 53, protocol: "UDP" }], ""],
+  ];
+  for (const [ports, want] of cases) {
+    const spec = goView({ containers: [{ name: "c", ports }] }, "PodSpec");
+    assert.equal(render("{{ includeInboundPorts .Spec.Containers }}", { Spec: spec }), want, JSON.stringify(ports));
+  }
 });

@@ -22,6 +22,7 @@ import {
 import { encodeJSON } from "../template/sprig/json.js";
 import { checkResultSize } from "../template/sprig/limits.js";
 import { goToLower } from "../template/sprig/strcase.js";
+import { otelResourceAttributes } from "./otel-attributes.js";
 import { goJSON } from "./pod.js";
 
 /** What the environment-reading `env` function sees; injected so that the core stays pure. */
@@ -120,16 +121,28 @@ export function appendMultusNetwork(existing: string, network: string): string {
   return `${existing}, ${network}`;
 }
 
-/** Removes nil values from a map, recursively (drops `cpu: null` left by a values merge). */
-function omitNil(data: GoValue): GoValue {
-  if (data === null || data === undefined || data instanceof TypedNil) return newMap();
-  const out = newMap();
-  for (const [k, v] of Object.entries(data as Record<string, GoValue>)) {
-    if (v === null || v === undefined) continue;
-    const isPlainMap = typeof v === "object" && !Array.isArray(v) && !isGoObject(v) && !(v instanceof TypedNil);
-    out[k] = isPlainMap ? omitNil(v) : v;
+/**
+ * `omitNil V`: V without nil values, recursively through maps and lists (drops `cpu: null` left by a
+ * values merge); a map or list left empty is nil itself, and so dropped from its parent.
+ */
+export function omitNil(data: GoValue): GoValue {
+  if (data === null || data === undefined || data instanceof TypedNil) return null;
+  if (Array.isArray(data)) {
+    const kept = data.map(omitNil).filter((v) => v !== null);
+    return kept.length === 0 ? null : kept;
   }
-  return out;
+  if (typeof data !== "object" || isGoObject(data)) return data;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return data; // a typed scalar, not a map
+  const out = newMap();
+  let any = false;
+  for (const [k, v] of Object.entries(data as Record<string, GoValue>)) {
+    const kept = omitNil(v);
+    if (kept === null) continue;
+    out[k] = kept;
+    any = true;
+  }
+  return any ? out : null;
 }
 
 function omit(dict: GoValue, ...keys: string[]): GoValue {
@@ -248,10 +261,12 @@ export function injectionFuncs(options: {
     strdict: goFunc("strdict", ["...string"], strdict, "map[string]string"),
     toJsonMap: goFunc("toJsonMap", ["...map[string]string"], toJSONMap, "string"),
     mergeMaps: goFunc("mergeMaps", ["...map[string]string"], mergeMaps, "map[string]string"),
-    omitNil: goFunc("omitNil", ["map[string]interface {}"], omitNil, "map[string]interface {}"),
-    // Istio computes OpenTelemetry resource attributes only for meshes with an OpenTelemetry tracing
-    // provider that asks for them; we do not model that provider setting yet, so the result is
-    // empty, which is what every injection in Istio's golden set produces.
-    otelResourceAttributes: goFunc("otelResourceAttributes", ["any", "any", "any", "any", "any"], () => "", "string"),
+    omitNil: goFunc("omitNil", ["any"], omitNil, "interface {}"),
+    otelResourceAttributes: goFunc(
+      "otelResourceAttributes",
+      ["any", "map[string]string", "map[string]string", "string", "[]v1.Container"],
+      otelResourceAttributes,
+      "string",
+    ),
   };
 }

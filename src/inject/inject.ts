@@ -21,8 +21,10 @@ import {
   stripPreviousInjection,
 } from "./overrides.js";
 import { clone, findContainer, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
-import { applyMetadata, applyPrometheusMerge, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
+import { applyMetadata, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
+import { applyPrometheusMerge } from "./prometheus-merge.js";
+import { ScrapeTargetError } from "./scrape-targets.js";
 
 /** Injection failed for this pod; the message says why (and is what the webhook answers). */
 export class InjectionError extends Error {
@@ -64,6 +66,8 @@ export interface PodInjection {
   nativeSidecar: boolean;
   proxyUID: bigint;
   proxyGID: bigint;
+  /** Called with what Istio only logs (a DNS policy the proxy may not work with). */
+  warn?: (message: string) => void;
 }
 
 const TEMPLATES_ANNOTATION = "inject.istio.io/templates";
@@ -152,6 +156,22 @@ function render(name: string, template: Template, data: GoValue): string {
   }
 }
 
+/** A DNS policy other than ClusterFirst may keep the proxy from resolving istiod: said, not refused. */
+function checkPreconditions(pod: Pod, warn: ((message: string) => void) | undefined): void {
+  const dnsPolicy = (pod.spec as { dnsPolicy?: unknown }).dnsPolicy;
+  if (warn === undefined || typeof dnsPolicy !== "string" || dnsPolicy === "" || dnsPolicy === "ClusterFirst") return;
+  const { namespace, name, generateName } = pod.metadata as {
+    namespace?: string;
+    name?: string;
+    generateName?: string;
+  };
+  const podName = name || (generateName ? `${generateName}***** (actual name not yet known)` : "");
+  warn(
+    `${JSON.stringify(`${namespace ?? ""}/${podName}`)}'s DNSPolicy is not "ClusterFirst". ` +
+      "The Envoy sidecar may not able to connect to Istio Pilot\n",
+  );
+}
+
 /** Injects one pod; returns the injected pod (a new object). */
 export function injectPod(settings: InjectorSettings, request: PodInjection): Pod {
   const req = request.podTyped ? request : { ...request, pod: typedPod(request.pod), podTyped: true };
@@ -162,6 +182,7 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   } catch (e) {
     throw new InjectionError((e as Error).message);
   }
+  checkPreconditions(original, req.warn);
   const values = settings.values.json;
   const proxyEnvs = clusterEnvs(req, values);
   const statusPort = Number(req.meshConfig.defaultConfig?.statusPort ?? 0);
@@ -222,7 +243,12 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   merged = reapplyUserContainers(merged, original, templatePod, req.proxyConfig.interceptionMode === "TPROXY");
 
   overwriteClusterInfo(merged, proxyEnvs);
-  applyPrometheusMerge(merged, statusPort, req.meshConfig.enablePrometheusMerge);
+  try {
+    applyPrometheusMerge(merged, statusPort, req.meshConfig.enablePrometheusMerge);
+  } catch (e) {
+    if (e instanceof ScrapeTargetError) throw new InjectionError(e.message);
+    throw e;
+  }
   const rewriteDefault = valueAt(values, "sidecarInjectorWebhook.rewriteAppHTTPProbe");
   rewriteAppProbes(merged, statusPort, rewriteDefault === true);
   applyMetadata(merged, templatePod, req.revision, proxyEnvs, req.injectedAnnotations);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { InjectorConfig } from "./config.js";
-import { compileTemplates, configMapHasKey, configMapKey } from "./injector.js";
+import { type InjectorConfig, parseInjectorConfig } from "./config.js";
+import { compileTemplates, configMapHasKey, configMapKey, loadInjector } from "./injector.js";
 
 const configMap = (data: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\ndata:\n${data}`;
@@ -43,4 +43,19 @@ test("templates read the environment the injector was given, expandenv included"
   } finally {
     delete process.env.MESHINJECT_INJECTOR_TEST;
   }
+});
+
+test("config keys Istio ignores are ignored and reported; keys match their fields ignoring case, as encoding/json does", () => {
+  const loaded = loadInjector({
+    config: "Policy: disabled\nDefaultTemplates: [a]\ntemplates:\n  a: 'spec: {}'\nsidecarTemplate: old\n",
+    values: "{}",
+    mesh: "",
+  });
+  assert.equal(loaded.config.policy, "disabled");
+  assert.deepEqual(loaded.config.defaultTemplates, ["a"]);
+  assert.deepEqual(loaded.warnings, ["config: unknown field sidecarTemplate (ignored, as Istio ignores it: a typo?)"]);
+  const exact = parseInjectorConfig("policy: enabled\nPOLICY: disabled\n");
+  // Keys go to encoding/json sorted ("POLICY" < "policy"): the later one for a field wins.
+  assert.equal(exact.policy, "enabled");
+  assert.equal(parseInjectorConfig("policy: enabled\nPolicy: disabled\n").policy, "enabled");
 });

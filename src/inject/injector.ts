@@ -106,7 +106,12 @@ export function compileTemplates(config: InjectorConfig, env: EnvLookup, source 
 /** Loads and checks an injector's configuration. */
 export function loadInjector(sources: InjectorSources, environment: InjectorEnvironment = {}): LoadedInjector {
   const names = { config: "config", values: "values", mesh: "mesh", ...sources.names };
-  const config = parseInjectorConfig(configMapKey(sources.config, "config", names.config), names.config);
+  const unknownConfigFields: string[] = [];
+  const config = parseInjectorConfig(
+    configMapKey(sources.config, "config", names.config),
+    names.config,
+    unknownConfigFields,
+  );
   const values = parseValues(configMapKey(sources.values, "values", names.values), names.values);
   const meshText = configMapKey(sources.mesh, "mesh", names.mesh); // its errors name the source already
   let meshConfig: MeshConfig;
@@ -117,9 +122,22 @@ export function loadInjector(sources: InjectorSources, environment: InjectorEnvi
     throw new ConfigError(`${names.mesh}: ${(e as Error).message}`);
   }
   const env = environment.env ?? (() => undefined);
-  const warnings = [...new Set(unknownFields)].map(
-    (field) => `${names.mesh}: unknown field ${field} (ignored, as Istio ignores it: a typo?)`,
-  );
+  const policyWarning =
+    config.policy === "enabled" || config.policy === "disabled"
+      ? []
+      : [
+          `${names.config}: policy ${JSON.stringify(config.policy)} is neither "enabled" nor "disabled": ` +
+            "the webhook injects no pod (as Istio does; kube-inject does not read the policy)",
+        ];
+  const warnings = [
+    ...policyWarning,
+    ...unknownConfigFields.map(
+      (field) => `${names.config}: unknown field ${field} (ignored, as Istio ignores it: a typo?)`,
+    ),
+    ...[...new Set(unknownFields)].map(
+      (field) => `${names.mesh}: unknown field ${field} (ignored, as Istio ignores it: a typo?)`,
+    ),
+  ];
   return {
     config,
     meshConfig,

@@ -191,3 +191,28 @@ describe("oneLine", () => {
     assert.equal(oneLine("line one\nline two"), "line one; line two");
   });
 });
+
+describe("kube-inject says what Istio only logs", () => {
+  test("a DNS policy other than ClusterFirst is injected, with a warning naming the pod", () => {
+    const warnings: string[] = [];
+    const yaml = `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  namespace: ns
+spec:
+  dnsPolicy: Default
+  containers:
+  - name: web
+    image: nginx
+`;
+    const [pod] = run(yaml, warnings);
+    assert.ok(((pod?.spec.containers ?? []) as Obj[]).some((c) => c.name === "istio-proxy"));
+    assert.deepEqual(warnings, [
+      `"ns/p"'s DNSPolicy is not "ClusterFirst". The Envoy sidecar may not able to connect to Istio Pilot\n`,
+    ]);
+    const quiet: string[] = [];
+    run(yaml.replace("dnsPolicy: Default", "dnsPolicy: ClusterFirst"), quiet);
+    assert.deepEqual(quiet, []);
+  });
+});

@@ -174,6 +174,7 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
     nativeSidecar: options.nativeSidecar,
     proxyUID: 1337n,
     proxyGID: 1337n,
+    warn: options.warn,
   });
   // Not marshalled here: every caller marshals the whole object, and marshalling is idempotent.
   return ref.withPod({ metadata: injected.metadata, spec: injected.spec });

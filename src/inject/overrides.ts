@@ -24,7 +24,7 @@ import {
   STATUS_ANNOTATION,
   VALIDATION_CONTAINER,
 } from "./pod.js";
-import { clearPrometheusAnnotations } from "./postprocess.js";
+import { clearAgentScrapeAnnotations } from "./prometheus-merge.js";
 
 /** The special image that means "keep the injected image". */
 export const AUTO_IMAGE = "auto";
@@ -59,7 +59,7 @@ export function stripPreviousInjection(pod: Pod, statusPort: number): Pod {
   for (const name of status.initContainers ?? []) {
     out.spec.initContainers = placeContainer(out.spec.initContainers, name, "remove");
   }
-  clearPrometheusAnnotations(out, statusPort);
+  clearAgentScrapeAnnotations(out, statusPort);
   if (out.metadata.annotations) delete out.metadata.annotations[STATUS_ANNOTATION];
   return out;
 }

@@ -1,13 +1,12 @@
 /**
  * What happens to the merged pod after the templates: cluster/network env from the webhook path,
- * Prometheus metrics merging, the injection status annotation, and container order.
+ * the injection status annotation, and container order (Prometheus metrics merging: prometheus-merge.ts).
  */
 
 import { parseBool } from "../go/strconv.js";
 import {
   annotationsOf,
   CORE_DUMP_CONTAINER,
-  type Container,
   findContainer,
   INIT_CONTAINER,
   injectionStatus,
@@ -19,16 +18,13 @@ import {
   VALIDATION_CONTAINER,
 } from "./pod.js";
 
-const PROMETHEUS_SCRAPE = "prometheus.io/scrape";
-const PROMETHEUS_PORT = "prometheus.io/port";
-const PROMETHEUS_PATH = "prometheus.io/path";
-const MERGE_METRICS = "prometheus.istio.io/merge-metrics";
 const NETWORK_LABEL = "topology.istio.io/network";
+const INIT_CONTAINERS_BEFORE_PROXY = "sidecar.istio.io/init-containers-before-proxy";
 
-function proxyContainers(pod: Pod): Container[] {
-  return [pod.spec.containers, pod.spec.initContainers].flatMap(
-    (l) => l?.filter((c) => c.name === PROXY_CONTAINER) ?? [],
-  );
+/** The names listed in the annotation (comma-separated, taken as written), each once, first mention first. */
+function initContainersBeforeProxy(value: string | undefined): string[] {
+  if (value === undefined || value === "") return [];
+  return [...new Set(value.split(","))];
 }
 
 /** Sets env from the webhook path (ISTIO_META_CLUSTER_ID, ISTIO_META_NETWORK) on the proxy: replaced, then sorted last. */
@@ -41,57 +37,6 @@ export function overwriteClusterInfo(pod: Pod, proxyEnvs: Record<string, string>
   const env = ((proxy.env as { name: string }[] | undefined) ?? []).filter((e) => !Object.hasOwn(proxyEnvs, e.name));
   for (const k of keys) env.push({ name: k, value: proxyEnvs[k] } as { name: string });
   proxy.env = env;
-}
-
-/** Whether metrics merging applies: the pod annotation decides, else the mesh setting, else on. */
-function prometheusMergeEnabled(annotations: Record<string, string>, meshMerge: boolean | undefined): boolean {
-  const v = annotations[MERGE_METRICS];
-  if (v !== undefined) {
-    const b = parseBool(v);
-    if (b !== undefined) return b;
-  }
-  return meshMerge ?? true;
-}
-
-/**
- * Prometheus metrics merging: the agent serves the app's and Envoy's metrics together on the status
- * port, so the pod's scrape annotations are pointed there and the app's own are handed to the agent.
- */
-export function applyPrometheusMerge(pod: Pod, statusPort: number, meshMerge: boolean | undefined): void {
-  const annotations = annotationsOf(pod);
-  if (annotations[PROMETHEUS_SCRAPE] === "false") return;
-  if (!prometheusMergeEnabled(annotations, meshMerge)) return;
-  const target = String(statusPort);
-  // Already pointing at the agent: re-injected, or set up by the user on purpose.
-  if (annotations[PROMETHEUS_PORT] === target) return;
-  const scrape: Record<string, string> = {};
-  for (const [key, annotation] of [
-    ["scrape", PROMETHEUS_SCRAPE],
-    ["path", PROMETHEUS_PATH],
-    ["port", PROMETHEUS_PORT],
-  ] as const) {
-    const v = annotations[annotation];
-    if (v) scrape[key] = v;
-  }
-  if (Object.keys(scrape).length > 0) {
-    for (const proxy of proxyContainers(pod)) {
-      const env = (proxy.env as unknown[] | undefined) ?? [];
-      env.push({ name: "ISTIO_PROMETHEUS_ANNOTATIONS", value: JSON.stringify(scrape) });
-      proxy.env = env;
-    }
-  }
-  annotations[PROMETHEUS_PORT] = target;
-  annotations[PROMETHEUS_PATH] = "/stats/prometheus";
-  annotations[PROMETHEUS_SCRAPE] = "true";
-}
-
-/** Removes the scrape annotations a previous injection set (when they point at the agent). */
-export function clearPrometheusAnnotations(pod: Pod, statusPort: number): void {
-  const annotations = pod.metadata.annotations;
-  if (annotations?.[PROMETHEUS_PORT] !== String(statusPort)) return;
-  delete annotations[PROMETHEUS_PORT];
-  delete annotations[PROMETHEUS_PATH];
-  delete annotations[PROMETHEUS_SCRAPE];
 }
 
 /** The status annotation, the network label, and the config's injectedAnnotations. */
@@ -112,7 +57,8 @@ export function applyMetadata(
 /**
  * Container order. The proxy goes last among containers (so `kubectl exec` and logs default to the
  * app), or first when the app must wait for it. As a native sidecar (an init container) it starts
- * right after the traffic setup and before the app's init containers, so those are in the mesh.
+ * right after the traffic setup and before the app's init containers, so those are in the mesh
+ * (except those named in `sidecar.istio.io/init-containers-before-proxy`, which go just before it).
  * Otherwise the validation container goes first (it blocks the app until the CNI set traffic up),
  * while `istio-init` goes last, so the app's init containers run before traffic is redirected.
  */
@@ -123,6 +69,9 @@ export function reorderContainers(pod: Pod, holdApplication: boolean): void {
   if (findContainer(PROXY_CONTAINER, init) !== undefined) {
     init = placeContainer(init, CORE_DUMP_CONTAINER, "first");
     init = placeContainer(init, PROXY_CONTAINER, "first");
+    // Init containers the pod asks to run before the proxy, in the order given, after traffic setup.
+    const before = initContainersBeforeProxy(pod.metadata.annotations?.[INIT_CONTAINERS_BEFORE_PROXY]);
+    for (const name of [...before].reverse()) init = placeContainer(init, name, "first");
     init = placeContainer(init, VALIDATION_CONTAINER, "first");
     init = placeContainer(init, INIT_CONTAINER, "first");
   } else {
