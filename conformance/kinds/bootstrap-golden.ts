@@ -36,7 +36,10 @@ export interface GoldenVector {
     logAsJSON: boolean;
   };
   compare: { normaliseLocality: boolean; ignore: string[] };
-  want: { statsMatcher: { prefixes: string[]; suffixes: string[]; regexps: string[] }; lightstepAccessTokenFileExists: boolean };
+  want: {
+    statsMatcher: { prefixes: string[]; suffixes: string[]; regexps: string[] };
+    lightstepAccessTokenFileExists: boolean;
+  };
 }
 
 interface GoldenFile {
@@ -102,6 +105,8 @@ function matcherLists(doc: Json): { prefixes: string; suffixes: string; regexps:
 
 export interface GoldenVerdict {
   failure?: Omit<Failure, "file">;
+  /** The rendered bootstrap (normalised, parsed), when it parsed. */
+  bootstrap?: Json;
 }
 
 export function metadataOptionsOf(v: GoldenVector, tmp: string): MetadataOptions {
@@ -126,7 +131,12 @@ export function metadataOptionsOf(v: GoldenVector, tmp: string): MetadataOptions
 }
 
 /** Renders one vector from `templateText` and judges it; `dir` is the corpus folder. */
-export async function judgeGolden(dir: string, file: GoldenFile, v: GoldenVector, templateText: string): Promise<GoldenVerdict> {
+export async function judgeGolden(
+  dir: string,
+  file: GoldenFile,
+  v: GoldenVector,
+  templateText: string,
+): Promise<GoldenVerdict> {
   const tmp = await mkdtemp(join(tmpdir(), "meshinject-bootstrap-"));
   try {
     const node = getNodeMetaData(metadataOptionsOf(v, tmp));
@@ -139,14 +149,23 @@ export async function judgeGolden(dir: string, file: GoldenFile, v: GoldenVector
     );
     const tokenExists = existsSync(join(configDir, LIGHTSTEP_TOKEN_FILE));
     if (tokenExists !== v.want.lightstepAccessTokenFileExists) {
-      return { failure: { name: v.name, reason: "lightstep token file", expected: String(v.want.lightstepAccessTokenFileExists), got: String(tokenExists) } };
+      return {
+        failure: {
+          name: v.name,
+          reason: "lightstep token file",
+          expected: String(v.want.lightstepAccessTokenFileExists),
+          got: String(tokenExists),
+        },
+      };
     }
     const text = normalise(written.text, file, tmp, !v.compare.normaliseLocality);
     let got: Json;
     try {
       got = JSON.parse(text) as Json;
     } catch (e) {
-      return { failure: { name: v.name, reason: `not JSON: ${(e as Error).message}`, expected: "JSON", got: shown(text) } };
+      return {
+        failure: { name: v.name, reason: `not JSON: ${(e as Error).message}`, expected: "JSON", got: shown(text) },
+      };
     }
     const golden = JSON.parse(await readFile(join(dir, v.goldenCopy), "utf8")) as Json;
     const lists = matcherLists(got);
@@ -157,26 +176,52 @@ export async function judgeGolden(dir: string, file: GoldenFile, v: GoldenVector
       ["regexps", want.regexps.join(",")],
     ] as const) {
       if (lists[kind] !== expected) {
-        return { failure: { name: v.name, reason: `stats matcher ${kind}`, expected: shown(expected), got: shown(lists[kind]) } };
+        return {
+          failure: {
+            name: v.name,
+            reason: `stats matcher ${kind}`,
+            expected: shown(expected),
+            got: shown(lists[kind]),
+          },
+        };
       }
     }
+    const bootstrap = structuredClone(got);
     for (const path of v.compare.ignore) {
       dropPath(got, path);
       dropPath(golden, path);
     }
     if (!isDeepStrictEqual(got, golden)) {
       const where = firstDifference(golden, got, "");
-      return { failure: { name: v.name, reason: `bootstrap differs at ${where.path}`, expected: shown(JSON.stringify(where.want) ?? "absent"), got: shown(JSON.stringify(where.got) ?? "absent") } };
+      return {
+        bootstrap,
+        failure: {
+          name: v.name,
+          reason: `bootstrap differs at ${where.path}`,
+          expected: shown(JSON.stringify(where.want) ?? "absent"),
+          got: shown(JSON.stringify(where.got) ?? "absent"),
+        },
+      };
     }
-    return {};
+    return { bootstrap };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
 }
 
 /** The first place two parsed documents differ, for the report. */
-export function firstDifference(want: unknown, got: unknown, path: string): { path: string; want: unknown; got: unknown } {
-  if (typeof want === "object" && want !== null && typeof got === "object" && got !== null && Array.isArray(want) === Array.isArray(got)) {
+export function firstDifference(
+  want: unknown,
+  got: unknown,
+  path: string,
+): { path: string; want: unknown; got: unknown } {
+  if (
+    typeof want === "object" &&
+    want !== null &&
+    typeof got === "object" &&
+    got !== null &&
+    Array.isArray(want) === Array.isArray(got)
+  ) {
     const keys = new Set([...Object.keys(want), ...Object.keys(got)]);
     for (const k of keys) {
       const a = (want as Json)[k];

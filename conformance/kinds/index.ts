@@ -2,6 +2,7 @@
 import type { KindRunner } from "../result.js";
 import { runAnnotations } from "./annotations.js";
 import { runAppProbe } from "./app-probe.js";
+import { runBootstrap } from "./bootstrap.js";
 import { runGotemplate } from "./gotemplate.js";
 import { runInjectPolicy } from "./inject-policy.js";
 import { runIptables } from "./iptables.js";
@@ -11,6 +12,7 @@ import { runProxyconfig } from "./proxyconfig.js";
 export const kinds: Record<string, KindRunner> = {
   annotations: runAnnotations,
   "app-probe": runAppProbe,
+  bootstrap: runBootstrap,
   gotemplate: runGotemplate,
   "istio-inject": runIstioInject,
   "inject-policy": runInjectPolicy,

@@ -130,7 +130,8 @@ export function decodeField(key: string, kind: FieldKind, v: unknown): unknown {
     case "stringBoolPtr": {
       if (typeof v !== "string") throw mismatch(key, v, "StringBool");
       const b = parseBool(v);
-      if (b === undefined) throw new MetadataTypeError(`strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
+      if (b === undefined)
+        throw new MetadataTypeError(`strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
       return b;
     }
     case "int":

@@ -106,7 +106,7 @@ function localityLabel(labels: Record<string, string> | undefined): string {
 }
 
 /** Decodes the raw metadata into the typed fields (json.Marshal then json.Unmarshal into the struct). */
-function decodeTyped(raw: Record<string, unknown>): TypedMetadata {
+export function decodeTypedMetadata(raw: Record<string, unknown>): TypedMetadata {
   const typed: TypedMetadata = {};
   // Go's decoder walks the marshalled map in key order; a later key of the same field wins.
   for (const key of Object.keys(raw).sort()) {
@@ -164,7 +164,7 @@ export function getNodeMetaData(options: MetadataOptions): Node {
   // 4. The DNS proxy's address, from the real process environment.
   if (options.dnsProxyAddr) raw.DNS_PROXY_ADDR = options.dnsProxyAddr;
   // 5. The typed view.
-  const meta = decodeTyped(raw);
+  const meta = decodeTypedMetadata(raw);
   // 6. What the agent itself knows.
   if (!meta.ISTIO_VERSION) meta.ISTIO_VERSION = options.binaryVersion;
   meta.INSTANCE_IPS = [...new Set(options.instanceIPs)];

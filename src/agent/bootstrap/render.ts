@@ -11,7 +11,10 @@ export class BootstrapTemplateError extends Error {
   override name = "BootstrapTemplateError";
 }
 
-const funcs = { ...sprigFuncs, toJSON: { ...(sprigFuncs.toJson as NonNullable<typeof sprigFuncs.toJson>), name: "toJSON" } };
+const funcs = {
+  ...sprigFuncs,
+  toJSON: { ...(sprigFuncs.toJson as NonNullable<typeof sprigFuncs.toJson>), name: "toJSON" },
+};
 
 /** The rendered bootstrap text. `name` names the template in errors (its path, or "built-in"). */
 export function renderBootstrap(templateText: string, params: TemplateParams, name = "bootstrap"): string {

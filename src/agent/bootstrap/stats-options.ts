@@ -3,7 +3,7 @@
  * histogram buckets and the stats flush / eviction intervals, from the pod annotations (the node
  * metadata's ANNOTATIONS) and the proxy config.
  */
-import { parseGoDuration, type ProxyConfig } from "../../mesh/index.js";
+import { type ProxyConfig, parseGoDuration } from "../../mesh/index.js";
 import type { TypedMetadata } from "./metadata-fields.js";
 
 export const STATS_INCLUSION_PREFIXES = "sidecar.istio.io/statsInclusionPrefixes";
@@ -46,7 +46,12 @@ function substitutePodIP(patterns: readonly string[], ips: readonly string[]): s
   return patterns.flatMap((p) => (p.includes("{pod_ip}") ? ips.map((ip) => p.replaceAll("{pod_ip}", ip)) : [p]));
 }
 
-function inclusion(annotation: string | undefined, required: string, fromConfig: readonly string[] | undefined, ips: readonly string[]) {
+function inclusion(
+  annotation: string | undefined,
+  required: string,
+  fromConfig: readonly string[] | undefined,
+  ips: readonly string[],
+) {
   // The annotation wins over the proxy config; the two are not merged.
   const list = annotation ? annotation.split(",") : [...(fromConfig ?? [])];
   if (required !== "") list.push(...required.split(","));
@@ -70,7 +75,10 @@ export function statsOptions(meta: TypedMetadata): StatsOptions {
   const warnings: string[] = [];
   const suffixes = meta.EXIT_ON_ZERO_ACTIVE_CONNECTIONS === true ? `${RBAC_SUFFIXES},${DRAIN_SUFFIX}` : RBAC_SUFFIXES;
   const tags: string[] = [];
-  for (const t of [...((pc.extraStatTags as string[] | undefined) ?? []), ...(annotations[EXTRA_STAT_TAGS] ?? "").split(",")]) {
+  for (const t of [
+    ...((pc.extraStatTags as string[] | undefined) ?? []),
+    ...(annotations[EXTRA_STAT_TAGS] ?? "").split(","),
+  ]) {
     if (t !== "" && !tags.includes(t)) tags.push(t);
   }
   let histogramBuckets: HistogramBucket[] | undefined;
@@ -80,10 +88,13 @@ export function statsOptions(meta: TypedMetadata): StatsOptions {
       const parsed = JSON.parse(bucketsText) as unknown;
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
       const entries = Object.entries(parsed as Record<string, unknown>).map(([prefix, v]) => {
-        if (!Array.isArray(v) || v.some((x) => typeof x !== "number")) throw new Error(`${prefix}: not a list of numbers`);
+        if (!Array.isArray(v) || v.some((x) => typeof x !== "number"))
+          throw new Error(`${prefix}: not a list of numbers`);
         return { match: { prefix }, buckets: v as number[] };
       });
-      histogramBuckets = entries.sort((a, b) => (a.match.prefix < b.match.prefix ? -1 : a.match.prefix > b.match.prefix ? 1 : 0));
+      histogramBuckets = entries.sort((a, b) =>
+        a.match.prefix < b.match.prefix ? -1 : a.match.prefix > b.match.prefix ? 1 : 0,
+      );
     } catch (e) {
       warnings.push(`Failed to unmarshal histogram buckets: ${bucketsText} ${(e as Error).message}`);
     }
@@ -97,7 +108,12 @@ export function statsOptions(meta: TypedMetadata): StatsOptions {
     else warnings.push(`${STATS_EVICTION_INTERVAL} must be a multiple of the stats flush interval; ignored`);
   }
   return {
-    inclusionPrefix: inclusion(annotations[STATS_INCLUSION_PREFIXES], REQUIRED_PREFIXES, matcher.inclusionPrefixes, ips),
+    inclusionPrefix: inclusion(
+      annotations[STATS_INCLUSION_PREFIXES],
+      REQUIRED_PREFIXES,
+      matcher.inclusionPrefixes,
+      ips,
+    ),
     inclusionSuffix: inclusion(annotations[STATS_INCLUSION_SUFFIXES], suffixes, matcher.inclusionSuffixes, ips),
     inclusionRegexps: inclusion(annotations[STATS_INCLUSION_REGEXPS], REQUIRED_REGEXPS, matcher.inclusionRegexps, ips),
     extraStatTags: tags,

@@ -120,7 +120,11 @@ export function serviceCluster(meta: TypedMetadata): string {
 }
 
 /** extractRuntimeFlags: Envoy's static runtime layer. */
-export function runtimeFlags(pc: ProxyConfig, compliancePolicy: string, stripFragment: boolean): Record<string, unknown> {
+export function runtimeFlags(
+  pc: ProxyConfig,
+  compliancePolicy: string,
+  stripFragment: boolean,
+): Record<string, unknown> {
   const flags: Record<string, unknown> = {
     "re2.max_program_size.error_level": "32768",
     "envoy.deprecated_features:envoy.config.listener.v3.Listener.hidden_envoy_deprecated_use_original_dst": true,
@@ -141,12 +145,22 @@ export function runtimeFlags(pc: ProxyConfig, compliancePolicy: string, stripFra
 /** The global downstream connection limit: connectionSettings, then the metadata, then the runtime value. */
 export function globalDownstreamMaxConnections(pc: ProxyConfig): bigint {
   const settings = (pc.connectionSettings as { globalDownstreamConnectionLimit?: number } | undefined) ?? {};
-  if ((settings.globalDownstreamConnectionLimit ?? 0) > 0) return BigInt(settings.globalDownstreamConnectionLimit as number);
+  if ((settings.globalDownstreamConnectionLimit ?? 0) > 0)
+    return BigInt(settings.globalDownstreamConnectionLimit as number);
   const fromMeta = atoi(pc.proxyMetadata?.ISTIO_META_GLOBAL_DOWNSTREAM_MAX_CONNECTIONS);
   if (fromMeta !== undefined) return fromMeta;
-  const fromRuntime = atoi((pc.runtimeValues as Record<string, string> | undefined)?.["overload.global_downstream_max_connections"]);
+  const fromRuntime = atoi(
+    (pc.runtimeValues as Record<string, string> | undefined)?.["overload.global_downstream_max_connections"],
+  );
   if (fromRuntime !== undefined) return fromRuntime;
   return MAX_INT32;
+}
+
+/** newEnvoyDurationOption's text: `<s>s`, or `<s>.<9-digit nanos>s`. */
+export function envoyDuration(nanos: bigint): string {
+  const s = nanos / 1_000_000_000n;
+  const ns = nanos % 1_000_000_000n;
+  return ns === 0n ? `${s}s` : `${s}.${String(ns).padStart(9, "0")}s`;
 }
 
 /** Sets `key` unless `value` is Go's zero value ("" / 0 / nil / empty list). */
@@ -187,7 +201,11 @@ export function templateParams(cfg: BootstrapConfig): TemplateParams {
   p.metadata_discovery = xdsType === "GRPC" ? false : metadataDiscovery;
   p.metrics_localhost_access_only = pc.proxyMetadata?.METRICS_LOCALHOST_ACCESS_ONLY === "true";
   setUnlessZero(p, "secure_metrics_port", BigInt((meta.ENVOY_SECURE_METRICS_PORT as number | undefined) ?? 0));
-  setUnlessZero(p, "secure_merged_metrics_port", BigInt((meta.ENVOY_SECURE_MERGED_METRICS_PORT as number | undefined) ?? 0));
+  setUnlessZero(
+    p,
+    "secure_merged_metrics_port",
+    BigInt((meta.ENVOY_SECURE_MERGED_METRICS_PORT as number | undefined) ?? 0),
+  );
   const platformMeta = (meta.PLATFORM_METADATA as Record<string, string> | undefined) ?? {};
   if (Object.hasOwn(platformMeta, "gcp_project_number")) p.gcp_project_number = platformMeta.gcp_project_number;
   const sts = atoi(meta.STS_PORT as string | undefined);
@@ -208,14 +226,16 @@ export function templateParams(cfg: BootstrapConfig): TemplateParams {
   setUnlessZero(p, "extraStatTags", stats.extraStatTags);
   p.histogram_buckets = stats.histogramBuckets ?? null;
   if (stats.flushInterval !== undefined) p.stats_flush_interval = goDurationString(stats.flushInterval);
-  if (stats.evictionIntervalSeconds !== undefined) p.stats_eviction_interval = `${stats.evictionIntervalSeconds}s`;
+  if (stats.evictionIntervalSeconds !== undefined)
+    p.stats_eviction_interval = envoyDuration(stats.evictionIntervalSeconds * 1_000_000_000n);
   p.meta_json_str = metadataJSON(meta, node.raw);
   p.runtime_flags = sortedJSON(runtimeFlags(pc, cfg.compliancePolicy ?? "", features.stripFragment));
   p.envoy_status_port = BigInt((meta.ENVOY_STATUS_PORT as number | undefined) ?? 0);
   p.envoy_prometheus_port = BigInt((meta.ENVOY_PROMETHEUS_PORT as number | undefined) ?? 0);
   p.global_downstream_max_connections = globalDownstreamMaxConnections(pc);
   if (features.statusPortProxyProtocol) p.envoy_status_port_enable_proxy_protocol = true;
-  if (node.raw.ENABLE_SELF_DISCOVERY === "true" || node.raw.ENABLE_SELF_DISCOVERY === true) p.enable_self_discovery = true;
+  if (node.raw.ENABLE_SELF_DISCOVERY === "true" || node.raw.ENABLE_SELF_DISCOVERY === true)
+    p.enable_self_discovery = true;
   // Addresses by IP family.
   const ips = (meta.INSTANCE_IPS as string[] | undefined) ?? [];
   const families = ips.map(family);
@@ -256,7 +276,8 @@ export function templateParams(cfg: BootstrapConfig): TemplateParams {
       addressOption(p, "datadog", tracing.datadog.address as string | undefined, features.hostIP);
     } else if (tracing.stackdriver !== undefined) {
       const projectID = platformMeta.gcp_project;
-      if (projectID === undefined) throw new BootstrapOptionError("unable to process Stackdriver tracer: missing GCP Project");
+      if (projectID === undefined)
+        throw new BootstrapOptionError("unable to process Stackdriver tracer: missing GCP Project");
       const sd = tracing.stackdriver;
       const int64 = (v: unknown) => BigInt((v as number | string | undefined) ?? 200);
       Object.assign(p, {
