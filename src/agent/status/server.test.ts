@@ -49,7 +49,11 @@ function get(
 describe("status server", () => {
   it("refuses to start on a bad ISTIO_KUBE_APP_PROBERS, naming the problem", async () => {
     await assert.rejects(
-      startStatusServer({ port: 0, adminPort: 1, kubeAppProbers: '{"/app-health/c/readyz":{"tcpSocket":{"port":"x"}}}' }),
+      startStatusServer({
+        port: 0,
+        adminPort: 1,
+        kubeAppProbers: '{"/app-health/c/readyz":{"tcpSocket":{"port":"x"}}}',
+      }),
       /must be int type/,
     );
   });
