@@ -121,12 +121,13 @@ function h1Request(hop: Hop, socket?: tls.TLSSocket): Promise<HopResult> {
       path: `${hop.url.pathname}${hop.url.search}`,
       headers,
       setHost: false,
-      agent: false,
     };
+    // With createConnection and no agent, Node uses the given TLS socket for this one request.
     const req = socket
       ? https.request({ ...common, createConnection: () => socket })
       : http.request({
           ...common,
+          agent: false,
           host: hostname,
           port: hop.url.port || 80,
           localAddress: hop.localAddress,

@@ -18,7 +18,7 @@ import { APP_ACCEPTED, ENVOY_ACCEPTED, filterAccept } from "./metrics-format.js"
 import { handlePprof } from "./pprof.js";
 import { type KubeAppProbers, parseKubeAppProbers } from "./probers.js";
 import { normalizeScrapeConfig, type ScrapeConfig } from "./scrape-config.js";
-import { mergeMetricsPage, type TargetScrape } from "./stats-merge.js";
+import { agentPageText, mergeMetricsPage, type TargetScrape } from "./stats-merge.js";
 
 export const DEFAULT_STATUS_PORT = 15020;
 /** Per-target cap on an application's metrics page. */
@@ -321,7 +321,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     }
     let agent: Buffer;
     try {
-      agent = Buffer.from(await registry.metrics());
+      agent = Buffer.from(agentPageText(await registry.metrics()));
     } catch (e) {
       log.error(`failed scraping and writing agent metrics: ${(e as Error).message}`);
       metrics.failures.inc({ type: "agent" });

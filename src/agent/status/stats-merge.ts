@@ -36,6 +36,14 @@ export function withoutEof(body: Buffer): Buffer {
   return body.subarray(0, Math.max(0, tailStart + m.index + (tailStart === 0 ? 0 : 1)));
 }
 
+/**
+ * The agent's own page as Go's text encoder writes it: prom-client separates metric families with blank
+ * lines (which OpenMetrics forbids) and spells not-a-number "Nan" (OpenMetrics wants "NaN").
+ */
+export function agentPageText(text: string): string {
+  return text.replace(/\n{2,}/g, "\n").replace(/ Nan$/gm, " NaN");
+}
+
 /** The response format for the targets that answered: the first one's, or text when they disagree. */
 export function mergedFormat(targets: TargetScrape[] | undefined): string {
   if (targets === undefined) return FMT_TEXT;
