@@ -1,5 +1,6 @@
 /** The conformance kinds that have a runner, by the `kind` of their corpus.json. */
 import type { KindRunner } from "../result.js";
+import { runAgentStatus } from "./agent-status.js";
 import { runAnnotations } from "./annotations.js";
 import { runAppProbe } from "./app-probe.js";
 import { runBootstrap } from "./bootstrap.js";
@@ -10,6 +11,7 @@ import { runIstioInject } from "./istio-inject.js";
 import { runProxyconfig } from "./proxyconfig.js";
 
 export const kinds: Record<string, KindRunner> = {
+  "agent-status": runAgentStatus,
   annotations: runAnnotations,
   "app-probe": runAppProbe,
   bootstrap: runBootstrap,
