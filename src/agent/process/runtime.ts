@@ -25,6 +25,7 @@ import { hostIPs, readAgentFiles, readIfPresent, underRoot } from "./inputs.js";
 import { Logger, parseOutputLevels } from "./log.js";
 import { type AgentMetrics, agentMetrics } from "./metrics.js";
 import { AgentConfigError, type AgentPlan, envoyEnvironment, planAgent } from "./plan.js";
+import { StatusComponent } from "./status-component.js";
 import { AGENT_ISTIO_VERSION } from "./version.js";
 
 export interface AgentRuntimeOptions {
@@ -37,6 +38,8 @@ export interface AgentRuntimeOptions {
   stdio?: "inherit" | "pipe";
   /** Where log lines go (stderr by default). */
   writeLog?: (line: string) => void;
+  /** The status server's listen address (default `::`, as pilot-agent); tests keep it on loopback. */
+  statusHost?: string;
 }
 
 export interface AgentRuntime {
@@ -51,6 +54,10 @@ export interface AgentRuntime {
   components: Component[];
   /** The agent over `components`. */
   agent(): Agent;
+  /** Asks the agent to stop (as SIGTERM does); the reason is logged. */
+  shutdown(reason: string): void;
+  /** Settles when a shutdown was asked for. */
+  shutdownRequested: Promise<void>;
 }
 
 /** Every error of a bad start, as one line. */
@@ -122,6 +129,10 @@ export async function prepareAgent(options: AgentRuntimeOptions): Promise<AgentR
   const metrics = agentMetrics();
   const pc = plan.proxyConfig;
   const configPath = pc.configPath ?? "./etc/istio/proxy";
+  let requestShutdown: () => void = () => {};
+  const shutdownRequested = new Promise<void>((resolve) => {
+    requestShutdown = resolve;
+  });
   const runtime: AgentRuntime = {
     plan,
     node,
@@ -129,7 +140,14 @@ export async function prepareAgent(options: AgentRuntimeOptions): Promise<AgentR
     metrics,
     components: [],
     agent: () => new Agent(runtime.components, log),
+    shutdown: (reason) => {
+      log.info(`Shutting down: ${reason}`);
+      requestShutdown();
+    },
+    shutdownRequested,
   };
+  // The status server first: it outlives Envoy's drain, answering not-ready meanwhile.
+  if ((pc.statusPort ?? 0) !== 0) runtime.components.push(new StatusComponent(runtime, { host: options.statusHost }));
   if (plan.grpcBootstrapPath !== undefined) {
     const value = grpcBootstrap({
       node,
@@ -189,19 +207,13 @@ export async function runAgent(
   signals: NodeJS.Signals[] = ["SIGTERM", "SIGINT"],
 ): Promise<number> {
   const agent = runtime.agent();
-  let onSignal: (() => void) | undefined;
-  const shutdown = new Promise<void>((resolve) => {
-    onSignal = () => {
-      runtime.log.info("Received termination signal, draining");
-      resolve();
-    };
-  });
-  for (const s of signals) process.once(s, onSignal as () => void);
+  const onSignal = (signal: NodeJS.Signals) => runtime.shutdown(`received ${signal}, draining`);
+  for (const s of signals) process.once(s, onSignal);
   try {
     await agent.start();
     runtime.log.info(`agent started: ${runtime.plan.serviceNode}`);
-    return await agent.run(shutdown);
+    return await agent.run(runtime.shutdownRequested);
   } finally {
-    for (const s of signals) process.off(s, onSignal as () => void);
+    for (const s of signals) process.off(s, onSignal);
   }
 }
