@@ -22,23 +22,30 @@ supervised and drained on SIGTERM. Flags are pilot-agent's (--domain, --proxyLog
 The environment is pilot-agent's (POD_NAME, POD_NAMESPACE, INSTANCE_IP, SERVICE_ACCOUNT,
 PROXY_CONFIG, ISTIO_META_*, ISTIO_METAJSON_*, ...); the pod's files are read under --root
 (default /): ./etc/istio/pod/annotations and labels, the mesh config, the bootstrap template.
+--status-host ADDR: where the status server listens (default every interface, as pilot-agent).
 `;
 
-/** Splits our `--root DIR` / `--root=DIR` off pilot-agent's arguments. */
-export function splitRoot(args: readonly string[]): { root: string; rest: string[] } {
+/** Our own flags, split off pilot-agent's arguments: `--root DIR` and `--status-host ADDR`. */
+export function splitOwnFlags(args: readonly string[]): { root: string; statusHost?: string; rest: string[] } {
   const rest: string[] = [];
-  let root = "/";
+  const own: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (a === "--root") {
-      const v = args[i + 1];
-      if (v === undefined) throw new AgentCliError("--root needs a folder");
-      root = v;
+    const name = ["--root", "--status-host"].find((f) => a === f || a.startsWith(`${f}=`));
+    if (name === undefined) {
+      rest.push(a);
+      continue;
+    }
+    let value = a.slice(name.length + 1);
+    if (a === name) {
+      const next = args[i + 1];
+      if (next === undefined) throw new AgentCliError(`${name} needs a value`);
+      value = next;
       i++;
-    } else if (a.startsWith("--root=")) root = a.slice("--root=".length);
-    else rest.push(a);
+    }
+    own[name] = value;
   }
-  return { root: resolve(root), rest };
+  return { root: resolve(own["--root"] ?? "/"), statusHost: own["--status-host"], rest };
 }
 
 export class AgentCliError extends Error {
@@ -65,13 +72,19 @@ export async function agentCommand(args: readonly string[], io: AgentCliIO = PRO
     return sub === undefined ? 1 : 0;
   }
   try {
-    const { root, rest: agentArgs } = splitRoot(rest);
+    const { root, statusHost, rest: agentArgs } = splitOwnFlags(rest);
     if (sub === "bootstrap") {
       io.stdout(await renderAgentBootstrap({ args: ["proxy", ...agentArgs], env: io.env, root }));
       return 0;
     }
     if (sub !== "proxy") throw new AgentCliError(`unknown agent command ${JSON.stringify(sub)} (proxy or bootstrap)`);
-    const runtime = await prepareAgent({ args: ["proxy", ...agentArgs], env: io.env, root, writeLog: io.stderr });
+    const runtime = await prepareAgent({
+      args: ["proxy", ...agentArgs],
+      env: io.env,
+      root,
+      statusHost,
+      writeLog: io.stderr,
+    });
     return await runAgent(runtime);
   } catch (e) {
     if (e instanceof AgentCliError || e instanceof EnvoyStartError || isAgentStartError(e)) {
