@@ -9,6 +9,7 @@
  */
 import { resolve } from "node:path";
 import { EnvoyStartError } from "../agent/envoy/supervisor.js";
+import { ComponentStartError } from "../agent/process/component.js";
 import { isAgentStartError, prepareAgent, renderAgentBootstrap, runAgent } from "../agent/process/runtime.js";
 
 export const AGENT_USAGE = `usage: meshinject agent proxy [sidecar|router] [flags] [--root DIR]
@@ -87,7 +88,12 @@ export async function agentCommand(args: readonly string[], io: AgentCliIO = PRO
     });
     return await runAgent(runtime);
   } catch (e) {
-    if (e instanceof AgentCliError || e instanceof EnvoyStartError || isAgentStartError(e)) {
+    if (
+      e instanceof AgentCliError ||
+      e instanceof EnvoyStartError ||
+      e instanceof ComponentStartError ||
+      isAgentStartError(e)
+    ) {
       io.stderr(`meshinject agent: ${e.message}\n`);
       return 1;
     }

@@ -15,3 +15,8 @@ export interface Component {
   /** Settles with an exit code when the component ends by itself (Envoy exiting); absent for servers. */
   readonly exited?: Promise<number>;
 }
+
+/** A component that could not start (a port in use, a missing binary); one line, naming it. */
+export class ComponentStartError extends Error {
+  override name = "ComponentStartError";
+}

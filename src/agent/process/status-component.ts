@@ -6,7 +6,7 @@
  * without draining; readiness fails from the moment the agent starts to shut down.
  */
 import { type StatusServer, startStatusServer } from "../status/server.js";
-import type { Component } from "./component.js";
+import { type Component, ComponentStartError } from "./component.js";
 import type { AgentRuntime } from "./runtime.js";
 
 export interface StatusComponentOptions {
@@ -48,9 +48,10 @@ export class StatusComponent implements Component {
     const envValue = (name: string) => env.find((e) => e.startsWith(`${name}=`))?.slice(name.length + 1);
     runtime.shutdownRequested.then(() => this.aborted.abort()).catch(() => {});
     const log = runtime.log.withScope("healthcheck");
+    const port = pc.statusPort ?? 15020;
     this.server = await startStatusServer({
       host: this.options.host,
-      port: pc.statusPort ?? 15020,
+      port,
       adminPort: pc.proxyAdminPort ?? 15000,
       envoyPrometheusPort: plan.metadataOptions.envoyPrometheusPort,
       podIP: plan.instanceIPs[0],
@@ -72,6 +73,8 @@ export class StatusComponent implements Component {
       signal: this.aborted.signal,
       log,
       envoyReadinessTimeoutMs: this.options.envoyReadinessTimeoutMs,
+    }).catch((e: Error) => {
+      throw new ComponentStartError(`status server on port ${port}: ${e.message}`);
     });
   }
 
