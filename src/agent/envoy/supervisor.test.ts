@@ -117,7 +117,7 @@ describe("EnvoyProcess", () => {
   });
 
   it("with EXIT_ON_ZERO_ACTIVE_CONNECTIONS, waits until no connection is active", async () => {
-    const { proc, port, lines, log } = await envoy(
+    const { proc, port, lines } = await envoy(
       { FAKE_ENVOY_CONNECTIONS: "2" },
       { exitOnZeroActiveConnections: true, inboundOnly: false, terminationDrainMs: 60_000 },
     );
