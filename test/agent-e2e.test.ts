@@ -28,17 +28,10 @@ import {
 } from "../src/agent/status/grpc-health.js";
 import { injectYaml, loadInjectorConfig } from "../src/index.js";
 import { splitYamlStream } from "../src/kube/stream.js";
+import { freePort } from "./free-port.js";
 import { repoRoot } from "./meshinject-cli.js";
 
 type Json = Record<string, unknown>;
-
-async function freePort(): Promise<number> {
-  const s = createTcpServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 function httpGet(
   port: number,

@@ -3,7 +3,6 @@
  * level split, the bootstrap override, the active-connection count, the drain call against a closed
  * admin port (src/agent/envoy); the node ID and the proxyless gRPC bootstrap (src/agent/bootstrap).
  */
-import { createServer } from "node:net";
 import { isDeepStrictEqual } from "node:util";
 import { grpcBootstrap, grpcBootstrapText, serviceNode } from "../../src/agent/bootstrap/grpc.js";
 import { getNodeMetaData } from "../../src/agent/bootstrap/node-metadata.js";
@@ -11,6 +10,7 @@ import { activeConnections } from "../../src/agent/envoy/active-connections.js";
 import { drainListeners, EnvoyAdminError } from "../../src/agent/envoy/admin.js";
 import { envoyArgs, extraArgs, splitComponentLog } from "../../src/agent/envoy/args.js";
 import { bootstrapOverrideJSON } from "../../src/agent/envoy/override.js";
+import { freePort } from "../../test/free-port.js";
 import type { Verdict } from "./bootstrap-options.js";
 
 type Json = Record<string, unknown>;
@@ -30,14 +30,6 @@ function envoyConfig(cfg: Json) {
     fileFlushInterval: cfg.FileFlushInterval as string | undefined,
     fileFlushMinSizeKB: cfg.FileFlushMinSizeKB as number | undefined,
   };
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export const envoyJudges: Record<string, (v: Json) => Verdict | Promise<Verdict>> = {
@@ -76,7 +68,7 @@ export const envoyJudges: Record<string, (v: Json) => Verdict | Promise<Verdict>
     return check((v.want as Json).activeConnections, got, "active connections");
   },
   drainListeners: async (v) => {
-    const port = await closedPort();
+    const port = await freePort();
     try {
       await drainListeners({ port, timeoutMs: 2000 }, v.inboundOnly === true, v.skipExit === true);
       return { reason: "draining a closed admin port should fail", expected: "error", got: "ok" };

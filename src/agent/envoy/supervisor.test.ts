@@ -5,11 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, request } from "node:http";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../../test/free-port.js";
 import { Agent } from "../process/agent.js";
 import { Logger } from "../process/log.js";
 import { EnvoyProcess, EnvoyStartError } from "./supervisor.js";
@@ -17,14 +18,6 @@ import { EnvoyProcess, EnvoyStartError } from "./supervisor.js";
 const FAKE = fileURLToPath(new URL("./testdata/fake-envoy.mjs", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "meshinject-supervisor-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 function post(port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
