@@ -24,6 +24,8 @@ export interface ProbeTarget {
   localAddress: string;
   /** The agent's status port (a Host naming it is rewritten to the application's port). */
   statusPort: number;
+  /** Offer HTTP/2 to HTTPS applications (ISTIO_ENABLE_HTTP2_PROBING, default on). */
+  http2?: boolean;
 }
 
 export interface ProbeAnswer {
@@ -88,15 +90,22 @@ interface HopResult {
   body: Buffer;
 }
 
-function readCapped(stream: NodeJS.ReadableStream, cap: number): Promise<Buffer> {
+/** The first `cap` bytes of a body; the rest is not read (keep-alive is off, so nothing needs draining). */
+function readCapped(stream: NodeJS.ReadableStream & { destroy(): void }, cap: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const done = () => resolve(Buffer.concat(chunks));
     stream.on("data", (c: Buffer) => {
-      if (size < cap) chunks.push(c.subarray(0, cap - size));
-      size += c.length;
+      chunks.push(c.subarray(0, cap - size));
+      size += Math.min(c.length, cap - size);
+      if (size >= cap) {
+        stream.removeAllListeners("data");
+        stream.destroy();
+        done();
+      }
     });
-    stream.on("end", () => resolve(Buffer.concat(chunks)));
+    stream.on("end", done);
     stream.on("error", reject);
   });
 }
@@ -106,6 +115,7 @@ interface Hop {
   host: string;
   headers: [string, string][];
   localAddress: string;
+  http2: boolean;
   /** Registers a cleanup run when the overall deadline passes. */
   onAbort: (fn: () => void) => void;
 }
@@ -189,7 +199,7 @@ function tlsConnect(hop: Hop): Promise<tls.TLSSocket> {
       servername: isIP(hostname) ? undefined : hostname,
       // The kubelet does not verify the application's certificate either.
       rejectUnauthorized: false,
-      ALPNProtocols: ["h2", "http/1.1"],
+      ALPNProtocols: hop.http2 ? ["h2", "http/1.1"] : ["http/1.1"],
       minVersion: "TLSv1.2",
     });
     hop.onAbort(() => socket.destroy(new Error("probe timed out")));
@@ -248,7 +258,7 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
     const result = await withDeadline(p.timeoutSeconds, async (onAbort) => {
       let host = probeHostHeader(incoming.host, t.statusPort, port);
       for (let requests = 1; ; requests++) {
-        const r = await oneHop({ url, host, headers, localAddress: t.localAddress, onAbort });
+        const r = await oneHop({ url, host, headers, localAddress: t.localAddress, http2: t.http2 !== false, onAbort });
         if (!FOLLOWED.has(r.status) || r.location === undefined) return r;
         const next = new URL(r.location, url);
         // Another host: the kubelet counts the redirect itself as success and does not follow it.
