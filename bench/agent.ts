@@ -136,25 +136,24 @@ async function main(): Promise<void> {
     }
     const us = (ns: number) => `${formatNs(ns / 1000)} µs`;
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+    /** One table row: a statistic of both sides and their ratio. */
+    const row = (label: string, d: number[], a: number[], stat: (xs: number[]) => number, show = us) => [
+      label,
+      show(stat(d)),
+      show(stat(a)),
+      ratio(stat(a), stat(d)),
+    ];
+    const p50 = (xs: number[]) => quantile(xs, 0.5);
+    const p99 = (xs: number[]) => quantile(xs, 0.99);
     console.log(
       `probe proxy: ${rounds} rounds × ${batch} probes each side (new connection per probe), ${concurrency} concurrent for req/s`,
     );
     printTable([
       ["", "direct", "via agent", "agent/direct"],
-      ["latency mean", us(mean(lat.direct)), us(mean(lat.agent)), ratio(mean(lat.agent), mean(lat.direct))],
-      [
-        "latency p50",
-        us(quantile(lat.direct, 0.5)),
-        us(quantile(lat.agent, 0.5)),
-        ratio(quantile(lat.agent, 0.5), quantile(lat.direct, 0.5)),
-      ],
-      [
-        "latency p99",
-        us(quantile(lat.direct, 0.99)),
-        us(quantile(lat.agent, 0.99)),
-        ratio(quantile(lat.agent, 0.99), quantile(lat.direct, 0.99)),
-      ],
-      ["requests/s", mean(rps.direct).toFixed(0), mean(rps.agent).toFixed(0), ratio(mean(rps.agent), mean(rps.direct))],
+      row("latency mean", lat.direct, lat.agent, mean),
+      row("latency p50", lat.direct, lat.agent, p50),
+      row("latency p99", lat.direct, lat.agent, p99),
+      row("requests/s", rps.direct, rps.agent, mean, (n) => n.toFixed(0)),
     ]);
     console.log(`added latency per probe (mean): ${us(mean(lat.agent) - mean(lat.direct))}`);
     console.log();
@@ -163,13 +162,8 @@ async function main(): Promise<void> {
     );
     printTable([
       ["", "Envoy direct", "agent merged", "agent/direct"],
-      ["scrape mean", us(mean(stats.direct)), us(mean(stats.agent)), ratio(mean(stats.agent), mean(stats.direct))],
-      [
-        "scrape p50",
-        us(quantile(stats.direct, 0.5)),
-        us(quantile(stats.agent, 0.5)),
-        ratio(quantile(stats.agent, 0.5), quantile(stats.direct, 0.5)),
-      ],
+      row("scrape mean", stats.direct, stats.agent, mean),
+      row("scrape p50", stats.direct, stats.agent, p50),
     ]);
     console.log(`added time per scrape (mean): ${us(mean(stats.agent) - mean(stats.direct))}`);
   } finally {

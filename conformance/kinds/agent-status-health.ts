@@ -13,7 +13,8 @@ import { startGrpcHealth } from "./agent-status-fakes.js";
 
 type Json = Record<string, unknown>;
 
-interface Verdict {
+/** A vector's outcome, with what differed. */
+export interface Verdict {
   pass: boolean;
   reason?: string;
   expected?: string;
