@@ -217,27 +217,41 @@ async function oneHop(hop: Hop): Promise<HopResult> {
 
 const FOLLOWED = new Set([301, 302, 303, 307, 308]);
 
-/** `fn` with an overall deadline (0 = none); `onAbort` callbacks run when it passes. */
-async function withDeadline<T>(seconds: number, fn: (onAbort: (f: () => void) => void) => Promise<T>): Promise<T> {
-  if (seconds <= 0) return fn(() => {});
+/**
+ * `fn` with an overall deadline (0 = none) that also ends when `signal` aborts (the kubelet went away);
+ * `onAbort` callbacks run when either happens.
+ */
+async function withDeadline<T>(
+  seconds: number,
+  signal: AbortSignal | undefined,
+  fn: (onAbort: (f: () => void) => void) => Promise<T>,
+): Promise<T> {
   const cleanups: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  let onSignal: (() => void) | undefined;
+  const ended = new Promise<never>((_, reject) => {
+    const end = (why: string) => {
       for (const c of cleanups) c();
-      reject(new Error(`probe timed out after ${seconds}s`));
-    }, seconds * 1000);
+      reject(new Error(why));
+    };
+    if (seconds > 0) timer = setTimeout(() => end(`probe timed out after ${seconds}s`), seconds * 1000);
+    onSignal = () => end("the prober went away");
+    signal?.addEventListener("abort", onSignal, { once: true });
   });
+  ended.catch(() => {});
   try {
-    return await Promise.race([fn((f) => cleanups.push(f)), expired]);
+    return await Promise.race([fn((f) => cleanups.push(f)), ended]);
   } finally {
     clearTimeout(timer);
+    if (onSignal) signal?.removeEventListener("abort", onSignal);
   }
 }
 
 export interface IncomingProbe {
   host: string;
   rawHeaders: readonly string[];
+  /** Aborted when the kubelet's request goes away: the probe of the application stops too. */
+  signal?: AbortSignal;
 }
 
 export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
@@ -255,7 +269,7 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
   const headers = forwardedHeaders(incoming.rawHeaders);
   const firstHost = url.hostname;
   try {
-    const result = await withDeadline(p.timeoutSeconds, async (onAbort) => {
+    const result = await withDeadline(p.timeoutSeconds, incoming.signal, async (onAbort) => {
       let host = probeHostHeader(incoming.host, t.statusPort, port);
       for (let requests = 1; ; requests++) {
         const r = await oneHop({ url, host, headers, localAddress: t.localAddress, http2: t.http2 !== false, onAbort });
@@ -276,7 +290,7 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
   }
 }
 
-export function probeTCP(p: Prober, t: ProbeTarget): Promise<ProbeAnswer> {
+export function probeTCP(p: Prober, t: ProbeTarget, signal?: AbortSignal): Promise<ProbeAnswer> {
   const port = p.tcpSocket?.port.type === "int" ? p.tcpSocket.port.value : 0;
   return new Promise((resolve) => {
     const socket = net.connect({
@@ -289,6 +303,9 @@ export function probeTCP(p: Prober, t: ProbeTarget): Promise<ProbeAnswer> {
       p.timeoutSeconds > 0
         ? setTimeout(() => socket.destroy(new Error(`timed out after ${p.timeoutSeconds}s`)), p.timeoutSeconds * 1000)
         : undefined;
+    const gone = () => socket.destroy(new Error("the prober went away"));
+    signal?.addEventListener("abort", gone, { once: true });
+    socket.once("close", () => signal?.removeEventListener("abort", gone));
     socket.once("connect", () => {
       clearTimeout(timer);
       socket.destroy();
@@ -331,6 +348,6 @@ export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarg
 
 export function runAppProbe(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
   if (p.httpGet) return probeHTTP(p, incoming, t);
-  if (p.tcpSocket) return probeTCP(p, t);
+  if (p.tcpSocket) return probeTCP(p, t, incoming.signal);
   return probeGRPC(p, incoming, t);
 }

@@ -38,22 +38,38 @@ function parts(body: Reply["body"]): BodyPart[] {
   return body ? [body] : [];
 }
 
+/** Writes with back-pressure; throws when the destination is gone, so that copying stops. */
 async function write(out: Writable, chunk: Buffer): Promise<void> {
-  if (!out.write(chunk)) await once(out, "drain");
+  if (out.destroyed) throw new ClientGone();
+  if (out.write(chunk)) return;
+  await Promise.race([once(out, "drain"), once(out, "close")]);
+  if (out.destroyed) throw new ClientGone();
 }
 
-/** Copies the parts in order; a part that breaks off is reported and skipped. */
+class ClientGone extends Error {
+  constructor() {
+    super("the client went away");
+  }
+}
+
+/** Copies the parts in order; a part that breaks off is reported and skipped. A gone client stops it all. */
 async function copyParts(list: BodyPart[], out: Writable): Promise<void> {
-  for (const p of list) {
-    if (Buffer.isBuffer(p)) {
-      await write(out, p);
-      continue;
+  try {
+    for (const p of list) {
+      if (Buffer.isBuffer(p)) {
+        await write(out, p);
+        continue;
+      }
+      try {
+        for await (const chunk of p.stream) await write(out, chunk as Buffer);
+      } catch (e) {
+        if (e instanceof ClientGone) throw e;
+        p.onError(e as Error);
+      }
     }
-    try {
-      for await (const chunk of p.stream) await write(out, chunk as Buffer);
-    } catch (e) {
-      p.onError(e as Error);
-    }
+  } catch (e) {
+    if (!(e instanceof ClientGone)) throw e;
+    for (const p of list) if (!Buffer.isBuffer(p)) p.stream.destroy();
   }
 }
 

@@ -195,7 +195,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     log,
   });
 
-  async function handleAppProbe(req: http.IncomingMessage, path: string): Promise<Reply> {
+  async function handleAppProbe(req: http.IncomingMessage, path: string, signal: AbortSignal): Promise<Reply> {
     const prober = probers.get(path);
     if (!prober) {
       log.error(`Prober does not exists url ${path}`);
@@ -203,7 +203,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     }
     const answer = await runAppProbe(
       prober,
-      { host: req.headers.host ?? "", rawHeaders: req.rawHeaders },
+      { host: req.headers.host ?? "", rawHeaders: req.rawHeaders, signal },
       {
         destination: options.legacyLocalhostProbeDestination ? "localhost" : podIP,
         localAddress: upstreamLocalAddress,
@@ -222,7 +222,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     return { status: 200, body: "OK" };
   }
 
-  async function route(req: http.IncomingMessage): Promise<Reply> {
+  async function route(req: http.IncomingMessage, gone: AbortSignal): Promise<Reply> {
     const { path, query } = splitUrl(req.url ?? "/");
     const clean = cleanPath(path);
     if (clean !== path && req.method !== "CONNECT") {
@@ -259,7 +259,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
         return { status: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(table) };
       }
     }
-    if (path.startsWith("/app-health/") || path.startsWith("/app-lifecycle/")) return handleAppProbe(req, path);
+    if (path.startsWith("/app-health/") || path.startsWith("/app-lifecycle/")) return handleAppProbe(req, path, gone);
     if (options.enableProfiling && path.startsWith("/debug/pprof/")) {
       if (!isLoopback(remote)) return LOCALHOST_ONLY;
       return handlePprof(path.slice("/debug/pprof/".length), new URLSearchParams(query));
@@ -272,7 +272,12 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
   }
 
   const server = http.createServer((req, res) => {
-    route(req)
+    // The client leaving before its answer stops the work done for it.
+    const gone = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    route(req, gone.signal)
       .then((reply) => sendReply(req, res, reply))
       .catch((e: Error) => {
         log.error(`status server: ${req.method} ${req.url}: ${e.message}`);
