@@ -4,7 +4,6 @@
  * zstd or gzip when the client asks and the body is worth it.
  */
 
-import { once } from "node:events";
 import type * as http from "node:http";
 import type { Readable, Writable } from "node:stream";
 import { createGzip } from "node:zlib";
@@ -42,8 +41,20 @@ function parts(body: Reply["body"]): BodyPart[] {
 async function write(out: Writable, chunk: Buffer): Promise<void> {
   if (out.destroyed) throw new ClientGone();
   if (out.write(chunk)) return;
-  await Promise.race([once(out, "drain"), once(out, "close")]);
+  await drainedOrClosed(out);
   if (out.destroyed) throw new ClientGone();
+}
+
+function drainedOrClosed(out: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("close", done);
+      resolve();
+    };
+    out.on("drain", done);
+    out.on("close", done);
+  });
 }
 
 class ClientGone extends Error {
