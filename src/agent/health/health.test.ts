@@ -39,7 +39,11 @@ describe("health probers", () => {
     try {
       const p = new HTTPProber({ port: app.port, host: "127.0.0.1", path: "/h" }, "127.0.0.6");
       assert.equal((await p.probe(1000)).result, "HEALTHY");
-      assert.equal((await p.probe(1000)).result, "HEALTHY", "a 3xx (here without Location, so not followed) is healthy");
+      assert.equal(
+        (await p.probe(1000)).result,
+        "HEALTHY",
+        "a 3xx (here without Location, so not followed) is healthy",
+      );
       assert.deepEqual(await p.probe(1000), {
         result: "UNHEALTHY",
         error: "status code was not from [200,400), bad code 404",
