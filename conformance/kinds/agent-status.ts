@@ -20,17 +20,10 @@ import { type StatusServer, type StatusServerOptions, startStatusServer } from "
 import type { Failure, KindOptions, KindResult } from "../result.js";
 import { shown } from "../result.js";
 import { type Fake, startEnvoyAdmin, startGrpcHealth, startHttpFake } from "./agent-status-fakes.js";
-import { judgeHealthChecker } from "./agent-status-health.js";
+import { judgeHealthChecker, type Verdict } from "./agent-status-health.js";
 import { parseOpenMetrics, parsePrometheusText } from "./exposition-parse.js";
 
 type Json = Record<string, unknown>;
-
-interface Verdict {
-  pass: boolean;
-  reason?: string;
-  expected?: string;
-  got?: string;
-}
 
 const ok: Verdict = { pass: true };
 const fail = (reason: string, expected: unknown, got: unknown): Verdict => ({

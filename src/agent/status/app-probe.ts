@@ -24,6 +24,8 @@ export interface ProbeTarget {
   localAddress: string;
   /** The agent's status port (a Host naming it is rewritten to the application's port). */
   statusPort: number;
+  /** Offer HTTP/2 to HTTPS applications (ISTIO_ENABLE_HTTP2_PROBING, default on). */
+  http2?: boolean;
 }
 
 export interface ProbeAnswer {
@@ -88,15 +90,22 @@ interface HopResult {
   body: Buffer;
 }
 
-function readCapped(stream: NodeJS.ReadableStream, cap: number): Promise<Buffer> {
+/** The first `cap` bytes of a body; the rest is not read (keep-alive is off, so nothing needs draining). */
+function readCapped(stream: NodeJS.ReadableStream & { destroy(): void }, cap: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const done = () => resolve(Buffer.concat(chunks));
     stream.on("data", (c: Buffer) => {
-      if (size < cap) chunks.push(c.subarray(0, cap - size));
-      size += c.length;
+      chunks.push(c.subarray(0, cap - size));
+      size += Math.min(c.length, cap - size);
+      if (size >= cap) {
+        stream.removeAllListeners("data");
+        stream.destroy();
+        done();
+      }
     });
-    stream.on("end", () => resolve(Buffer.concat(chunks)));
+    stream.on("end", done);
     stream.on("error", reject);
   });
 }
@@ -106,6 +115,7 @@ interface Hop {
   host: string;
   headers: [string, string][];
   localAddress: string;
+  http2: boolean;
   /** Registers a cleanup run when the overall deadline passes. */
   onAbort: (fn: () => void) => void;
 }
@@ -189,7 +199,7 @@ function tlsConnect(hop: Hop): Promise<tls.TLSSocket> {
       servername: isIP(hostname) ? undefined : hostname,
       // The kubelet does not verify the application's certificate either.
       rejectUnauthorized: false,
-      ALPNProtocols: ["h2", "http/1.1"],
+      ALPNProtocols: hop.http2 ? ["h2", "http/1.1"] : ["http/1.1"],
       minVersion: "TLSv1.2",
     });
     hop.onAbort(() => socket.destroy(new Error("probe timed out")));
@@ -207,27 +217,41 @@ async function oneHop(hop: Hop): Promise<HopResult> {
 
 const FOLLOWED = new Set([301, 302, 303, 307, 308]);
 
-/** `fn` with an overall deadline (0 = none); `onAbort` callbacks run when it passes. */
-async function withDeadline<T>(seconds: number, fn: (onAbort: (f: () => void) => void) => Promise<T>): Promise<T> {
-  if (seconds <= 0) return fn(() => {});
+/**
+ * `fn` with an overall deadline (0 = none) that also ends when `signal` aborts (the kubelet went away);
+ * `onAbort` callbacks run when either happens.
+ */
+async function withDeadline<T>(
+  seconds: number,
+  signal: AbortSignal | undefined,
+  fn: (onAbort: (f: () => void) => void) => Promise<T>,
+): Promise<T> {
   const cleanups: (() => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  let onSignal: (() => void) | undefined;
+  const ended = new Promise<never>((_, reject) => {
+    const end = (why: string) => {
       for (const c of cleanups) c();
-      reject(new Error(`probe timed out after ${seconds}s`));
-    }, seconds * 1000);
+      reject(new Error(why));
+    };
+    if (seconds > 0) timer = setTimeout(() => end(`probe timed out after ${seconds}s`), seconds * 1000);
+    onSignal = () => end("the prober went away");
+    signal?.addEventListener("abort", onSignal, { once: true });
   });
+  ended.catch(() => {});
   try {
-    return await Promise.race([fn((f) => cleanups.push(f)), expired]);
+    return await Promise.race([fn((f) => cleanups.push(f)), ended]);
   } finally {
     clearTimeout(timer);
+    if (onSignal) signal?.removeEventListener("abort", onSignal);
   }
 }
 
 export interface IncomingProbe {
   host: string;
   rawHeaders: readonly string[];
+  /** Aborted when the kubelet's request goes away: the probe of the application stops too. */
+  signal?: AbortSignal;
 }
 
 export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
@@ -245,10 +269,10 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
   const headers = forwardedHeaders(incoming.rawHeaders);
   const firstHost = url.hostname;
   try {
-    const result = await withDeadline(p.timeoutSeconds, async (onAbort) => {
+    const result = await withDeadline(p.timeoutSeconds, incoming.signal, async (onAbort) => {
       let host = probeHostHeader(incoming.host, t.statusPort, port);
       for (let requests = 1; ; requests++) {
-        const r = await oneHop({ url, host, headers, localAddress: t.localAddress, onAbort });
+        const r = await oneHop({ url, host, headers, localAddress: t.localAddress, http2: t.http2 !== false, onAbort });
         if (!FOLLOWED.has(r.status) || r.location === undefined) return r;
         const next = new URL(r.location, url);
         // Another host: the kubelet counts the redirect itself as success and does not follow it.
@@ -266,7 +290,7 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
   }
 }
 
-export function probeTCP(p: Prober, t: ProbeTarget): Promise<ProbeAnswer> {
+export function probeTCP(p: Prober, t: ProbeTarget, signal?: AbortSignal): Promise<ProbeAnswer> {
   const port = p.tcpSocket?.port.type === "int" ? p.tcpSocket.port.value : 0;
   return new Promise((resolve) => {
     const socket = net.connect({
@@ -279,6 +303,9 @@ export function probeTCP(p: Prober, t: ProbeTarget): Promise<ProbeAnswer> {
       p.timeoutSeconds > 0
         ? setTimeout(() => socket.destroy(new Error(`timed out after ${p.timeoutSeconds}s`)), p.timeoutSeconds * 1000)
         : undefined;
+    const gone = () => socket.destroy(new Error("the prober went away"));
+    signal?.addEventListener("abort", gone, { once: true });
+    socket.once("close", () => signal?.removeEventListener("abort", gone));
     socket.once("connect", () => {
       clearTimeout(timer);
       socket.destroy();
@@ -321,6 +348,6 @@ export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarg
 
 export function runAppProbe(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
   if (p.httpGet) return probeHTTP(p, incoming, t);
-  if (p.tcpSocket) return probeTCP(p, t);
+  if (p.tcpSocket) return probeTCP(p, t, incoming.signal);
   return probeGRPC(p, incoming, t);
 }

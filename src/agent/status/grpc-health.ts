@@ -86,6 +86,42 @@ export function decodeHealthCheckResponse(buf: Buffer): { status: number } {
   return { status: typeof v === "number" ? v : 0 };
 }
 
+/** grpc-go's names of the status codes, as its errors print them. */
+const CODE_NAMES = [
+  "OK",
+  "Canceled",
+  "Unknown",
+  "InvalidArgument",
+  "DeadlineExceeded",
+  "NotFound",
+  "AlreadyExists",
+  "PermissionDenied",
+  "ResourceExhausted",
+  "FailedPrecondition",
+  "Aborted",
+  "OutOfRange",
+  "Unimplemented",
+  "Internal",
+  "Unavailable",
+  "DataLoss",
+  "Unauthenticated",
+];
+
+export function grpcCodeName(code: number): string {
+  return CODE_NAMES[code] ?? `Code(${code})`;
+}
+
+/** Why a health check failed: no connection by the deadline, or the call's gRPC status. */
+export class HealthCheckError extends Error {
+  constructor(
+    readonly phase: "connect" | "call",
+    readonly code: number,
+    readonly details: string,
+  ) {
+    super(phase === "connect" ? details : `rpc error: code = ${grpcCodeName(code)} desc = ${details}`);
+  }
+}
+
 export interface HealthCheckOptions {
   /** `host:port` as grpc-js takes it (IPv6 in brackets). */
   address: string;
@@ -97,14 +133,14 @@ export interface HealthCheckOptions {
 
 /**
  * Calls Check once, waiting for the connection until the deadline (like grpc-go's blocking dial).
- * Resolves with the serving status number, rejects with the grpc-js error.
+ * Resolves with the serving status number, rejects with a HealthCheckError.
  */
 export function checkHealth(opts: HealthCheckOptions): Promise<number> {
   const channelOptions: grpc.ChannelOptions = {};
   if (opts.userAgent) channelOptions["grpc.primary_user_agent"] = opts.userAgent;
   const client = new grpc.Client(opts.address, grpc.credentials.createInsecure(), channelOptions);
   return new Promise<number>((resolve, reject) => {
-    const done = (err: Error | null, status?: number) => {
+    const done = (err: HealthCheckError | null, status?: number) => {
       client.close();
       if (err) reject(err);
       else resolve(status ?? 0);
@@ -112,7 +148,7 @@ export function checkHealth(opts: HealthCheckOptions): Promise<number> {
     // Wait for the connection first, as grpc-go's blocking dial does; then one call.
     client.waitForReady(opts.deadline, (readyErr) => {
       if (readyErr) {
-        done(readyErr);
+        done(new HealthCheckError("connect", grpc.status.DEADLINE_EXCEEDED, "context deadline exceeded"));
         return;
       }
       client.makeUnaryRequest(
@@ -122,7 +158,10 @@ export function checkHealth(opts: HealthCheckOptions): Promise<number> {
         { service: opts.service },
         new grpc.Metadata(),
         { deadline: opts.deadline },
-        (err, res) => done(err ?? (res ? null : new Error("empty health check response")), res?.status),
+        (err, res) => {
+          if (err) done(new HealthCheckError("call", err.code, err.details));
+          else done(null, res?.status);
+        },
       );
     });
   });

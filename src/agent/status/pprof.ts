@@ -4,12 +4,7 @@
  */
 import { Session } from "node:inspector/promises";
 import { getHeapSnapshot } from "node:v8";
-
-interface Reply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: Buffer | string;
-}
+import type { Reply } from "./reply.js";
 
 const PROFILES: Record<string, string> = {
   cmdline: "The command line invocation of the current program",

@@ -99,6 +99,22 @@ describe("status server", () => {
     assert.ok(closed > 0);
   });
 
+  it("stops probing the application when the kubelet goes away (no timeout given)", async () => {
+    let closed: () => void = () => {};
+    const appClosed = new Promise<void>((r) => {
+      closed = r;
+    });
+    const app = await fake((req) => req.socket.once("close", () => closed()));
+    const s = await agent({
+      kubeAppProbers: JSON.stringify({ "/app-health/slow/livez": { httpGet: { path: "/", port: app } } }),
+    });
+    const req = http.get({ host: "127.0.0.1", port: s.port, path: "/app-health/slow/livez", agent: false });
+    req.on("error", () => {});
+    setTimeout(() => req.destroy(), 100);
+    const timedOut = new Promise<string>((r) => setTimeout(() => r("still open"), 3000).unref());
+    assert.equal(await Promise.race([appClosed.then(() => "closed"), timedOut]), "closed");
+  });
+
   it("is ready only once Envoy has its config and is live, then asks the agent's own check", async () => {
     let stats = "cluster_manager.cds.update_success: 1\n";
     let asked = 0;

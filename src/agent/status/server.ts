@@ -11,14 +11,16 @@ import { isIP } from "node:net";
 import { posix } from "node:path";
 import type { Registry } from "prom-client";
 import { runAppProbe } from "./app-probe.js";
-import { chooseEncoding, compress, MIN_COMPRESS_BYTES } from "./compression.js";
 import { EnvoyReadinessProbe } from "./envoy-probe.js";
-import { newAgentRegistry, type ScrapeMetrics, scrapeMetrics } from "./metrics.js";
-import { APP_ACCEPTED, ENVOY_ACCEPTED, filterAccept } from "./metrics-format.js";
+import { type StatusLogger, silentLogger } from "./logger.js";
+import { newAgentRegistry, scrapeMetrics } from "./metrics.js";
 import { handlePprof } from "./pprof.js";
 import { type KubeAppProbers, parseKubeAppProbers } from "./probers.js";
+import { type Reply, sendReply, textError } from "./reply.js";
 import { normalizeScrapeConfig, type ScrapeConfig } from "./scrape-config.js";
-import { agentPageText, mergeMetricsPage, type TargetScrape } from "./stats-merge.js";
+import { statsHandler } from "./stats-handler.js";
+
+export type { StatusLogger } from "./logger.js";
 
 export const DEFAULT_STATUS_PORT = 15020;
 /** Per-target cap on an application's metrics page. */
@@ -26,12 +28,6 @@ export const DEFAULT_MAX_APP_BODY_BYTES = 10 * 1024 * 1024;
 
 /** A readiness check of the agent's own: undefined = ready, else the reason. */
 export type ReadinessCheck = () => string | undefined | Promise<string | undefined>;
-
-export interface StatusLogger {
-  info(msg: string): void;
-  warn(msg: string): void;
-  error(msg: string): void;
-}
 
 export interface StatusServerOptions {
   /** Listen address; default "::" (every interface, as pilot-agent's ":port"). */
@@ -73,6 +69,12 @@ export interface StatusServerOptions {
   /** Aborted when the agent is terminating: readiness then fails. */
   signal?: AbortSignal;
   log?: StatusLogger;
+  /** METRICS_LOCALHOST_ACCESS_ONLY: the metrics page only for loopback clients. */
+  metricsLocalhostOnly?: boolean;
+  /** REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION: probe "localhost" instead of the pod IP. */
+  legacyLocalhostProbeDestination?: boolean;
+  /** ISTIO_ENABLE_HTTP2_PROBING (default true): offer HTTP/2 to HTTPS applications. */
+  http2Probing?: boolean;
   /** ENVOY_READINESS_CHECK_TIMEOUT in ms (default 5000). */
   envoyReadinessTimeoutMs?: number;
   /**
@@ -95,8 +97,6 @@ export interface StatusServer {
   close(): Promise<void>;
 }
 
-const silent: StatusLogger = { info() {}, warn() {}, error() {} };
-
 /** Whether an address (as Node reports it) is a loopback address. */
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
@@ -105,105 +105,8 @@ export function isLoopback(address: string | undefined): boolean {
   return a === "::1";
 }
 
-interface Reply {
-  status: number;
-  headers?: Record<string, string>;
-  body?: Buffer | string;
-}
-
-function textError(status: number, message: string): Reply {
-  return {
-    status,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "X-Content-Type-Options": "nosniff" },
-    body: `${message}\n`,
-  };
-}
-
 const NOT_FOUND = textError(404, "404 page not found");
 const LOCALHOST_ONLY = textError(403, "Only requests from localhost are allowed");
-
-async function send(req: http.IncomingMessage, res: http.ServerResponse, reply: Reply): Promise<void> {
-  let body = typeof reply.body === "string" ? Buffer.from(reply.body) : (reply.body ?? Buffer.alloc(0));
-  const headers: Record<string, string> = { ...reply.headers };
-  const encoding = body.length >= MIN_COMPRESS_BYTES ? chooseEncoding(req.headers["accept-encoding"]) : undefined;
-  if (body.length >= MIN_COMPRESS_BYTES) headers.Vary = "Accept-Encoding";
-  if (encoding) {
-    body = await compress(body, encoding);
-    headers["Content-Encoding"] = encoding;
-  }
-  headers["Content-Length"] = String(body.length);
-  res.writeHead(reply.status, headers);
-  res.end(req.method === "HEAD" ? undefined : body);
-}
-
-interface ScrapeResult {
-  ok: boolean;
-  body: Buffer;
-  contentType: string;
-  error?: string;
-}
-
-/** Headers of the scraper's request that are passed on, as Prometheus sends them. */
-function scrapeHeaders(req: http.IncomingMessage, accept: string): Record<string, string> {
-  const out: Record<string, string> = { Accept: accept };
-  const ua = req.headers["user-agent"];
-  if (ua) out["User-Agent"] = ua;
-  const timeout = req.headers["x-prometheus-scrape-timeout-seconds"];
-  if (typeof timeout === "string" && timeout !== "") out["X-Prometheus-Scrape-Timeout-Seconds"] = timeout;
-  return out;
-}
-
-function scrapeTimeoutMs(req: http.IncomingMessage): number | undefined {
-  const t = req.headers["x-prometheus-scrape-timeout-seconds"];
-  if (typeof t !== "string" || t === "") return undefined;
-  const seconds = Number(t);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
-}
-
-function scrape(
-  port: string | number,
-  path: string,
-  headers: Record<string, string>,
-  timeoutMs: number | undefined,
-  cap: number,
-): Promise<ScrapeResult> {
-  const url = `http://localhost:${port}${path}`;
-  return new Promise((resolve) => {
-    const fail = (error: string) => resolve({ ok: false, body: Buffer.alloc(0), contentType: "", error });
-    let req: http.ClientRequest;
-    try {
-      req = http.get(url, { headers, agent: false }, (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          fail(`error scraping ${url}, status code: ${res.statusCode}`);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (c: Buffer) => {
-          size += c.length;
-          if (size > cap) {
-            res.destroy();
-            fail(`error scraping ${url}: body larger than ${cap} bytes`);
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on("error", (e) => fail(`error scraping ${url}: ${e.message}`));
-        res.on("end", () =>
-          resolve({ ok: true, body: Buffer.concat(chunks), contentType: String(res.headers["content-type"] ?? "") }),
-        );
-      });
-    } catch (e) {
-      fail(`error scraping ${url}: ${(e as Error).message}`);
-      return;
-    }
-    if (timeoutMs !== undefined) {
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
-    }
-    req.on("error", (e) => fail(`error scraping ${url}: ${e.message}`));
-  });
-}
 
 /** Go's ServeMux path cleaning: the cleaned path, keeping a trailing slash. */
 function cleanPath(p: string): string {
@@ -228,7 +131,7 @@ function splitUrl(raw: string): { path: string; query: string } {
 }
 
 export async function startStatusServer(options: StatusServerOptions): Promise<StatusServer> {
-  const log = options.log ?? silent;
+  const log = options.log ?? silentLogger;
   const probers =
     typeof options.kubeAppProbers === "string" || options.kubeAppProbers === undefined
       ? parseKubeAppProbers(options.kubeAppProbers ?? "")
@@ -246,9 +149,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
   const v6 = options.ipv6 === true || (isIP(podIP) === 6 && !/^fe[89ab]/i.test(podIP));
   const localhost = v6 ? "::1" : "127.0.0.1";
   const upstreamLocalAddress = options.upstreamLocalAddress ?? (v6 ? "::6" : "127.0.0.6");
-  const maxAppBody = options.maxAppBodyBytes ?? DEFAULT_MAX_APP_BODY_BYTES;
   const registry = options.registry ?? newAgentRegistry();
-  const metrics: ScrapeMetrics = scrapeMetrics(registry);
   const envoyProbe = options.noEnvoy
     ? undefined
     : new EnvoyReadinessProbe({
@@ -285,53 +186,16 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     return { status: 200 };
   }
 
-  async function handleStats(req: http.IncomingMessage, query: string): Promise<Reply> {
-    metrics.scrapes.inc();
-    const timeoutMs = scrapeTimeoutMs(req);
-    const accept = req.headers.accept;
-    const envoyPort = options.envoyPrometheusPort ?? 15090;
-    const envoyScrape = options.noEnvoy
-      ? undefined
-      : scrape(
-          envoyPort,
-          `/stats/prometheus${query ? `?${query}` : ""}`,
-          scrapeHeaders(req, filterAccept(accept, ENVOY_ACCEPTED)),
-          timeoutMs,
-          Number.MAX_SAFE_INTEGER,
-        );
-    const appHeaders = scrapeHeaders(req, filterAccept(accept, APP_ACCEPTED));
-    const targetScrapes = scrapeConfig?.targets.map((t) => scrape(t.port, t.path, appHeaders, timeoutMs, maxAppBody));
-    const envoy = envoyScrape ? await envoyScrape : undefined;
-    if (envoy && !envoy.ok) {
-      log.error(`failed scraping envoy metrics: ${envoy.error}`);
-      metrics.failures.inc({ type: "envoy" });
-    }
-    let targets: TargetScrape[] | undefined;
-    if (targetScrapes) {
-      targets = [];
-      for (const r of await Promise.all(targetScrapes)) {
-        if (!r.ok) {
-          log.error(`failed scraping application metrics: ${r.error}`);
-          metrics.failures.inc({ type: "application" });
-          targets.push({ ok: false });
-        } else {
-          targets.push({ ok: true, body: r.body, contentType: r.contentType });
-        }
-      }
-    }
-    let agent: Buffer;
-    try {
-      agent = Buffer.from(agentPageText(await registry.metrics()));
-    } catch (e) {
-      log.error(`failed scraping and writing agent metrics: ${(e as Error).message}`);
-      metrics.failures.inc({ type: "agent" });
-      agent = Buffer.alloc(0);
-    }
-    const page = mergeMetricsPage({ agent, envoy: envoy?.ok ? envoy.body : undefined, targets });
-    return { status: 200, headers: { "Content-Type": page.contentType }, body: Buffer.concat(page.chunks) };
-  }
+  const handleStats = statsHandler({
+    registry,
+    metrics: scrapeMetrics(registry),
+    envoyPort: options.noEnvoy ? undefined : (options.envoyPrometheusPort ?? 15090),
+    scrapeConfig,
+    maxAppBodyBytes: options.maxAppBodyBytes ?? DEFAULT_MAX_APP_BODY_BYTES,
+    log,
+  });
 
-  async function handleAppProbe(req: http.IncomingMessage, path: string): Promise<Reply> {
+  async function handleAppProbe(req: http.IncomingMessage, path: string, signal: AbortSignal): Promise<Reply> {
     const prober = probers.get(path);
     if (!prober) {
       log.error(`Prober does not exists url ${path}`);
@@ -339,8 +203,13 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     }
     const answer = await runAppProbe(
       prober,
-      { host: req.headers.host ?? "", rawHeaders: req.rawHeaders },
-      { destination: podIP, localAddress: upstreamLocalAddress, statusPort },
+      { host: req.headers.host ?? "", rawHeaders: req.rawHeaders, signal },
+      {
+        destination: options.legacyLocalhostProbeDestination ? "localhost" : podIP,
+        localAddress: upstreamLocalAddress,
+        statusPort,
+        http2: options.http2Probing !== false,
+      },
     );
     if (answer.error) log.error(`${answer.error}, original URL path = ${path}`);
     return { status: answer.status, body: answer.body };
@@ -353,7 +222,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     return { status: 200, body: "OK" };
   }
 
-  async function route(req: http.IncomingMessage): Promise<Reply> {
+  async function route(req: http.IncomingMessage, gone: AbortSignal): Promise<Reply> {
     const { path, query } = splitUrl(req.url ?? "/");
     const clean = cleanPath(path);
     if (clean !== path && req.method !== "CONNECT") {
@@ -370,6 +239,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
         return handleReady();
       case "/metrics":
       case "/stats/prometheus":
+        if (options.metricsLocalhostOnly && !isLoopback(remote)) return LOCALHOST_ONLY;
         return handleStats(req, query);
       case "/quitquitquit":
         return adminPost(req, remote, () => {
@@ -389,7 +259,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
         return { status: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(table) };
       }
     }
-    if (path.startsWith("/app-health/") || path.startsWith("/app-lifecycle/")) return handleAppProbe(req, path);
+    if (path.startsWith("/app-health/") || path.startsWith("/app-lifecycle/")) return handleAppProbe(req, path, gone);
     if (options.enableProfiling && path.startsWith("/debug/pprof/")) {
       if (!isLoopback(remote)) return LOCALHOST_ONLY;
       return handlePprof(path.slice("/debug/pprof/".length), new URLSearchParams(query));
@@ -402,11 +272,16 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
   }
 
   const server = http.createServer((req, res) => {
-    route(req)
-      .then((reply) => send(req, res, reply))
+    // The client leaving before its answer stops the work done for it.
+    const gone = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    route(req, gone.signal)
+      .then((reply) => sendReply(req, res, reply))
       .catch((e: Error) => {
         log.error(`status server: ${req.method} ${req.url}: ${e.message}`);
-        if (!res.headersSent) send(req, res, textError(500, "internal error")).catch(() => res.destroy());
+        if (!res.headersSent) sendReply(req, res, textError(500, "internal error")).catch(() => res.destroy());
         else res.destroy();
       });
   });
