@@ -56,6 +56,11 @@ export class EnvoyProcess implements Component {
     return this.child;
   }
 
+  /** Envoy's command line (after the binary). */
+  get args(): readonly string[] {
+    return this.options.args;
+  }
+
   /** Whether Envoy is still running. */
   get isRunning(): boolean {
     return this.running;

@@ -1,8 +1,8 @@
 /**
  * Runs the agent's components: starts them in order (a failure stops those already started and
- * rejects), reports readiness as the first component that is not ready, and ends when asked to
- * (SIGTERM: every component stopped in reverse order, Envoy drained; exit code 0) or when a
- * component ends by itself (Envoy exiting: the others stopped; Envoy's exit code).
+ * rejects) and ends when asked to (SIGTERM: every component stopped in reverse order, Envoy
+ * drained; exit code 0) or when a component ends by itself (Envoy exiting: the others stopped;
+ * Envoy's exit code). Readiness is the status server's (status-component.ts).
  */
 import type { Component } from "./component.js";
 import type { Logger } from "./log.js";
@@ -27,17 +27,6 @@ export class Agent {
       this.started.push(c);
       this.log.debug(`started ${c.name}`);
     }
-  }
-
-  /** Undefined when every started component is ready (and all have started), else the first reason. */
-  async ready(): Promise<string | undefined> {
-    if (this.stopping !== undefined) return "the agent is stopping";
-    if (this.started.length < this.components.length) return "the agent is starting";
-    for (const c of this.started) {
-      const why = c.ready === undefined ? undefined : await c.ready();
-      if (why !== undefined) return `${c.name}: ${why}`;
-    }
-    return undefined;
   }
 
   /** Stops every started component in reverse order, once; a failing stop is logged, not thrown. */

@@ -70,7 +70,7 @@ describe("planAgent", () => {
   });
 
   it("runs without Envoy for proxyless gRPC", () => {
-    assert.equal(plan({ ISTIO_META_GENERATOR: "grpc" }).disableEnvoy, true);
+    assert.equal(plan({ ISTIO_META_GENERATOR: "grpc", GRPC_XDS_BOOTSTRAP: "/b.json" }).grpcBootstrapPath, "/b.json");
     assert.equal(plan({ DISABLE_ENVOY: "true" }).disableEnvoy, true);
     assert.equal(plan({}).disableEnvoy, false);
   });

@@ -80,7 +80,7 @@ export interface AgentPlan {
   /** ISTIO_BOOTSTRAP_OVERRIDE: a bootstrap file Envoy merges over ours (`--config-yaml`). */
   bootstrapOverridePath?: string;
   envoy: EnvoyConfig;
-  /** DISABLE_ENVOY (proxyless gRPC): the agent runs without Envoy. */
+  /** DISABLE_ENVOY (the grpc-agent template sets it): the agent runs without Envoy. */
   disableEnvoy: boolean;
   /** GRPC_XDS_BOOTSTRAP: where the proxyless gRPC bootstrap goes, when set. */
   grpcBootstrapPath?: string;
@@ -222,7 +222,6 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   const templatePath = env.ISTIO_BOOTSTRAP || flags.templateFile || templateFromConfig || DEFAULT_TEMPLATE_PATH;
   const terminationDrainMs =
     durationMs(pc.terminationDrainDuration) ?? envDurationMs(env, "TERMINATION_DRAIN_DURATION_SECONDS", 5000);
-  const metadataGenerator = env.ISTIO_META_GENERATOR ?? pc.proxyMetadata?.ISTIO_META_GENERATOR;
   return {
     proxyType: args.proxyType,
     id,
@@ -248,7 +247,7 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
       fileFlushInterval: typeof pc.fileFlushInterval === "string" ? pc.fileFlushInterval : undefined,
       fileFlushMinSizeKB: typeof pc.fileFlushMinSizeKb === "number" ? pc.fileFlushMinSizeKb : undefined,
     },
-    disableEnvoy: envBool(env, "DISABLE_ENVOY", false) || metadataGenerator === "grpc",
+    disableEnvoy: envBool(env, "DISABLE_ENVOY", false),
     grpcBootstrapPath: env.GRPC_XDS_BOOTSTRAP || undefined,
     drain: {
       inboundOnly: args.proxyType === "sidecar",

@@ -161,7 +161,7 @@ export async function prepareAgent(options: AgentRuntimeOptions): Promise<AgentR
     log.info(`gRPC bootstrap written to ${plan.grpcBootstrapPath}`);
   }
   if (plan.disableEnvoy) {
-    log.info("Envoy is disabled (DISABLE_ENVOY or proxyless gRPC): the agent runs without it");
+    log.info("Envoy is disabled (DISABLE_ENVOY): the agent runs without it");
     return runtime;
   }
   const template = await bootstrapTemplate(plan, options.root);
