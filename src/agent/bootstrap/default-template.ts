@@ -78,7 +78,7 @@ const DEFINITIONS = String.raw`
 
 const BODY = String.raw`
 {{- $localhost := .localhost }}{{ $wildcard := .wildcard }}{{ $family := .dns_lookup_family }}
-{{- $sdsPipe := printf "{\"pipe\": {\"path\": \"./var/run/secrets/workload-spiffe-uds/%s\"}}" .workload_identity_socket_file }}
+{{- $sdsPipe := printf "{\"pipe\": {\"path\": \"./var/run/secrets/workload-spiffe-uds/%s\"}}" .workload_identity_socket_file -}}
 {
 "application_log_config": {"log_format": {
 {{- if .log_json }}
