@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer, get, request } from "node:http";
+import { createServer as createHttpServer, get } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,7 +28,7 @@ import {
 } from "../src/agent/status/grpc-health.js";
 import { injectYaml, loadInjectorConfig } from "../src/index.js";
 import { splitYamlStream } from "../src/kube/stream.js";
-import { freePort } from "./free-port.js";
+import { freePort, postLocal } from "./loopback.js";
 import { repoRoot } from "./meshinject-cli.js";
 
 type Json = Record<string, unknown>;
@@ -48,17 +48,6 @@ function httpGet(
     });
     req.on("timeout", () => req.destroy(new Error("timeout")));
     req.on("error", reject);
-  });
-}
-
-function httpPost(port: number, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: "POST" }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", reject);
-    req.end();
   });
 }
 
@@ -289,7 +278,7 @@ spec:
 
   it("turns ready when the fake Envoy does", async () => {
     assert.equal((await httpGet(ports.status, "/healthz/ready")).status, 503);
-    assert.equal(await httpPost(ports.admin, "/fake/ready?value=true"), 200);
+    assert.equal(await postLocal(ports.admin, "/fake/ready?value=true"), 200);
     await eventually(
       "ready",
       () => httpGet(ports.status, "/healthz/ready"),

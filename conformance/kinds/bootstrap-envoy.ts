@@ -10,7 +10,7 @@ import { activeConnections } from "../../src/agent/envoy/active-connections.js";
 import { drainListeners, EnvoyAdminError } from "../../src/agent/envoy/admin.js";
 import { envoyArgs, extraArgs, splitComponentLog } from "../../src/agent/envoy/args.js";
 import { bootstrapOverrideJSON } from "../../src/agent/envoy/override.js";
-import { freePort } from "../../test/free-port.js";
+import { freePort } from "../../test/loopback.js";
 import type { Verdict } from "./bootstrap-options.js";
 
 type Json = Record<string, unknown>;

@@ -5,12 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../../../test/free-port.js";
+import { freePort, postLocal } from "../../../test/loopback.js";
 import { Agent } from "../process/agent.js";
 import { Logger } from "../process/log.js";
 import { EnvoyProcess, EnvoyStartError } from "./supervisor.js";
@@ -19,21 +18,10 @@ const FAKE = fileURLToPath(new URL("./testdata/fake-envoy.mjs", import.meta.url)
 const dir = mkdtempSync(join(tmpdir(), "meshinject-supervisor-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function post(port: number, path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: "POST" }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
 async function untilUp(port: number): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
-      await post(port, "/fake/ready?value=false");
+      await postLocal(port, "/fake/ready?value=false");
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 50));
@@ -120,7 +108,7 @@ describe("EnvoyProcess", () => {
     const stopping = proc.stop();
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal(proc.isRunning, true, "still draining while 2 connections are active");
-    await post(port, "/fake/connections?value=0");
+    await postLocal(port, "/fake/connections?value=0");
     await stopping;
     assert.equal(proc.isRunning, false);
     assert.match(out.text, /drain_listeners \?graceful\n/);
