@@ -12,6 +12,7 @@ import { DocumentError } from "../inject/kube-inject.js";
 import { TemplateError } from "../template/index.js";
 import { CertsError } from "../webhook/certs.js";
 import { WebhookConfigError } from "../webhook/webhook-config.js";
+import { AGENT_USAGE, agentCommand } from "./agent.js";
 import { captureRulesCommand } from "./capture-rules.js";
 import { CertsCliError, registerCerts } from "./certs.js";
 import { checkInjectCommand } from "./check-inject.js";
@@ -151,6 +152,19 @@ export function buildProgram(): Command {
   program.addCommand(proxyConfigCommand());
   program.addCommand(checkInjectCommand());
   program.addCommand(uninjectCommand());
+  program
+    .command("agent")
+    .description(
+      "the sidecar's own process (pilot-agent): `agent proxy` runs Envoy, `agent bootstrap` prints its bootstrap",
+    )
+    .helpOption(false)
+    .allowUnknownOption()
+    .argument("[args...]")
+    .addHelpText("after", `\n${AGENT_USAGE}`)
+    .action(() => {
+      // Reached only through buildProgram() without main(): main() hands `agent` over before commander.
+      process.stdout.write(AGENT_USAGE);
+    });
   return program;
 }
 
@@ -177,6 +191,16 @@ Examples:
 
 /** Runs the program; user-facing errors print one line on stderr and set exit code 1. */
 export async function main(argv: readonly string[]): Promise<void> {
+  // `agent` reads pilot-agent's command line itself (pflag syntax, unknown flags accepted).
+  if (argv[2] === "agent") {
+    try {
+      process.exitCode = await agentCommand(argv.slice(3));
+    } catch (e) {
+      process.stderr.write(`meshinject: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exitCode = 1;
+    }
+    return;
+  }
   try {
     await buildProgram().parseAsync([...argv]);
   } catch (e) {

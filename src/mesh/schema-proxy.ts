@@ -94,7 +94,11 @@ export const proxyMessages: readonly MessageDef[] = [
     // Newer API additions (agent file flushing), declared after proxy_headers.
     f("file_flush_interval", "duration"),
     f("file_flush_min_size_kb", "uint32"),
+    // Newer still: the bootstrap's stats compression switch and connection limits.
+    f("stats_compression", BOOL),
+    f("connection_settings", "message:ProxyConfig.ConnectionSettings"),
   ]),
+  message("ProxyConfig.ConnectionSettings", [f("global_downstream_connection_limit", "uint32")]),
   message("ProxyConfig.ProxyStatsMatcher", [
     f("inclusion_prefixes", "string", { repeated: true }),
     f("inclusion_suffixes", "string", { repeated: true }),

@@ -12,6 +12,7 @@ describe("parseAgentArgs", () => {
       meshConfig: "./etc/istio/config/mesh",
       serviceCluster: "istio-proxy",
       concurrency: 0n,
+      flags: { proxyLogLevel: "warning" },
     });
   });
   it("takes --flag=value and --flag value, skips unknown flags with their values, reads the type", () => {

@@ -21,6 +21,19 @@ export interface AgentArgs {
   serviceCluster: string;
   /** `--concurrency` (0 when not given), as pilot-agent's (64-bit) int. */
   concurrency: bigint;
+  /** The flags that shape the running agent (absent when not given; the caller applies pilot-agent's defaults). */
+  flags?: AgentRunFlags;
+}
+
+/** `pilot-agent proxy` flags read when the agent runs (not when it is only described). */
+export interface AgentRunFlags {
+  proxyLogLevel?: string;
+  proxyComponentLogLevel?: string;
+  logOutputLevel?: string;
+  logAsJSON?: boolean;
+  outlierLogPath?: string;
+  stsPort?: string;
+  templateFile?: string;
 }
 
 export const DEFAULT_MESH_CONFIG_PATH = "./etc/istio/config/mesh";
@@ -119,11 +132,27 @@ export function parseAgentArgs(command: readonly string[], args: readonly string
     }
     concurrency = n;
   }
-  return {
+  const run: AgentRunFlags = {};
+  const copy = (flag: string, key: Exclude<keyof AgentRunFlags, "logAsJSON">) => {
+    const v = flags.get(flag);
+    if (v !== undefined) run[key] = v;
+  };
+  copy("proxyLogLevel", "proxyLogLevel");
+  copy("proxyComponentLogLevel", "proxyComponentLogLevel");
+  copy("log_output_level", "logOutputLevel");
+  copy("outlierLogPath", "outlierLogPath");
+  copy("stsPort", "stsPort");
+  copy("templateFile", "templateFile");
+  const json = flags.get("log_as_json");
+  if (json !== undefined)
+    run.logAsJSON = json === "true" || json === "1" || json === "t" || json === "TRUE" || json === "True";
+  const parsed: AgentArgs = {
     proxyType,
     domain: flags.get("domain") ?? "",
     meshConfig: flags.get("meshConfig") ?? DEFAULT_MESH_CONFIG_PATH,
     serviceCluster: flags.get("serviceCluster") ?? DEFAULT_SERVICE_CLUSTER,
     concurrency,
   };
+  if (Object.keys(run).length > 0) parsed.flags = run;
+  return parsed;
 }

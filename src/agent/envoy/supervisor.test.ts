@@ -1,0 +1,146 @@
+/**
+ * Envoy supervision against the fake Envoy (testdata/fake-envoy.mjs, a real process serving the
+ * admin API on loopback): exit codes pass through, the drain follows pilot-agent's two modes, a
+ * missing binary is a one-line error.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { freePort, postLocal } from "../../../test/loopback.js";
+import { Agent } from "../process/agent.js";
+import { Logger } from "../process/log.js";
+import { EnvoyProcess, EnvoyStartError } from "./supervisor.js";
+
+const FAKE = fileURLToPath(new URL("./testdata/fake-envoy.mjs", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "meshinject-supervisor-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function untilUp(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await postLocal(port, "/fake/ready?value=false");
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error("the fake Envoy did not come up");
+}
+
+async function envoy(env: Record<string, string>, drain: Partial<EnvoyProcessDrain> = {}) {
+  const port = await freePort();
+  const bootstrap = join(dir, `bootstrap-${port}.json`);
+  writeFileSync(
+    bootstrap,
+    JSON.stringify({ admin: { address: { socket_address: { address: "127.0.0.1", port_value: port } } } }),
+  );
+  const lines: string[] = [];
+  const log = new Logger({ write: (l) => lines.push(l) });
+  const proc = new EnvoyProcess({
+    binaryPath: FAKE,
+    args: ["-c", bootstrap, "--drain-time-s", "45"],
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    admin: { host: "127.0.0.1", port },
+    ports: { statusPort: 15021, prometheusPort: 15090 },
+    drain: {
+      inboundOnly: true,
+      terminationDrainMs: 300,
+      minDrainMs: 100,
+      exitOnZeroActiveConnections: false,
+      ...drain,
+    },
+    log,
+    stdio: "pipe",
+  });
+  return { proc, port, lines, log };
+}
+type EnvoyProcessDrain = {
+  inboundOnly: boolean;
+  terminationDrainMs: number;
+  minDrainMs: number;
+  exitOnZeroActiveConnections: boolean;
+};
+
+function outputOf(proc: EnvoyProcess): { text: string } {
+  const out = { text: "" };
+  proc.process?.stdout?.on("data", (c) => {
+    out.text += c;
+  });
+  return out;
+}
+
+describe("EnvoyProcess", () => {
+  it("ends the agent with Envoy's own exit code", async () => {
+    const { proc, log } = await envoy({ FAKE_ENVOY_EXIT_AFTER_MS: "200", FAKE_ENVOY_EXIT_CODE: "3" });
+    const agent = new Agent([proc], log);
+    await agent.start();
+    const code = await agent.run(new Promise(() => {}));
+    assert.equal(code, 3);
+  });
+
+  it("drains inbound listeners, waits the termination drain duration, then kills Envoy", async () => {
+    const { proc, port, lines, log } = await envoy({});
+    const agent = new Agent([proc], log);
+    await agent.start();
+    const out = outputOf(proc);
+    await untilUp(port);
+    const started = Date.now();
+    const code = await agent.run(Promise.resolve());
+    assert.equal(code, 0);
+    assert.ok(Date.now() - started >= 300, "waited the drain duration");
+    assert.match(out.text, /drain_listeners \?inboundonly&graceful/);
+    assert.match(lines.join(""), /Graceful termination period is 300 ms/);
+    assert.equal(proc.isRunning, false);
+  });
+
+  it("with EXIT_ON_ZERO_ACTIVE_CONNECTIONS, waits until no connection is active", async () => {
+    const { proc, port, lines } = await envoy(
+      { FAKE_ENVOY_CONNECTIONS: "2" },
+      { exitOnZeroActiveConnections: true, inboundOnly: false, terminationDrainMs: 60_000 },
+    );
+    await proc.start();
+    const out = outputOf(proc);
+    await untilUp(port);
+    const stopping = proc.stop();
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(proc.isRunning, true, "still draining while 2 connections are active");
+    await postLocal(port, "/fake/connections?value=0");
+    await stopping;
+    assert.equal(proc.isRunning, false);
+    assert.match(out.text, /drain_listeners \?graceful\n/);
+    assert.match(lines.join(""), /There are still 2 active connections/);
+    assert.match(lines.join(""), /no more active connections/);
+  });
+
+  it("skips the drain after /quitquitquit", async () => {
+    const { proc, port } = await envoy({});
+    await proc.start();
+    const out = outputOf(proc);
+    await untilUp(port);
+    proc.skipDrain();
+    await proc.stop();
+    assert.doesNotMatch(out.text, /drain_listeners/);
+  });
+
+  it("reports a missing binary in one line", async () => {
+    const { log } = await envoy({});
+    const proc = new EnvoyProcess({
+      binaryPath: join(dir, "no-envoy"),
+      args: [],
+      cwd: dir,
+      env: {},
+      admin: { port: 1 },
+      ports: { statusPort: 15021, prometheusPort: 15090 },
+      drain: { inboundOnly: true, terminationDrainMs: 0, minDrainMs: 0, exitOnZeroActiveConnections: false },
+      log,
+    });
+    await assert.rejects(
+      proc.start(),
+      (e: Error) => e instanceof EnvoyStartError && /no-envoy: no such file$/.test(e.message),
+    );
+  });
+});

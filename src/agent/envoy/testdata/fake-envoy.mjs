@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+/**
+ * A fake Envoy for the agent's tests (Envoy itself cannot be installed here). It is started the way
+ * the agent starts Envoy: it reads its command line (`-c <bootstrap>` and the rest), reads the
+ * bootstrap file for the admin address, and serves Envoy's admin API on it:
+ *   GET  /ready                 200 LIVE once ready, else 503 PRE_INITIALIZING (DRAINING after a drain)
+ *   GET  /stats                 `name: value` lines (server.state, workers, CDS/LDS updates,
+ *                               listener downstream_cx_active), `filter=` applied as a regexp
+ *   GET  /stats?format=json     the same as {"stats":[{name,value}]}
+ *   GET  /stats/prometheus      Prometheus text (envoy_server_state, envoy_listener_manager_workers_started)
+ *   POST /drain_listeners       records the drain, answers OK
+ *   POST /quitquitquit          answers OK and exits 0
+ * plus test controls: POST /fake/ready?value=true|false, POST /fake/connections?value=N.
+ * Environment: FAKE_ENVOY_READY=true starts ready; FAKE_ENVOY_EXIT_AFTER_MS / FAKE_ENVOY_EXIT_CODE
+ * make it exit by itself; FAKE_ENVOY_CONNECTIONS sets the active connections (the drain does not
+ * close them: the test does, through /fake/connections).
+ * It prints one line per event on stdout (`fake-envoy: ...`) and its argv as JSON on stderr, which
+ * the agent passes through.
+ */
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+
+const argv = process.argv.slice(2);
+process.stderr.write(`fake-envoy argv ${JSON.stringify(argv)}\n`);
+const say = (line) => process.stdout.write(`fake-envoy: ${line}\n`);
+
+const configIndex = argv.indexOf("-c");
+if (configIndex < 0 || argv[configIndex + 1] === undefined) {
+  process.stderr.write("fake-envoy: no -c <bootstrap> given\n");
+  process.exit(1);
+}
+let bootstrap;
+try {
+  bootstrap = JSON.parse(readFileSync(argv[configIndex + 1], "utf8"));
+} catch (e) {
+  process.stderr.write(`fake-envoy: cannot read the bootstrap: ${e.message}\n`);
+  process.exit(1);
+}
+const admin = bootstrap?.admin?.address?.socket_address ?? {};
+const host = admin.address ?? "127.0.0.1";
+const port = Number(admin.port_value);
+
+let ready = process.env.FAKE_ENVOY_READY === "true";
+let draining = false;
+let connections = Number(process.env.FAKE_ENVOY_CONNECTIONS ?? "0");
+const drains = [];
+
+function stats() {
+  // server.state: 0 LIVE, 1 DRAINING, 2 PRE_INITIALIZING, 3 INITIALIZING.
+  const state = draining ? 1 : ready ? 0 : 2;
+  return [
+    ["cluster_manager.cds.update_rejected", 0],
+    ["cluster_manager.cds.update_success", ready ? 1 : 0],
+    ["listener.0.0.0.0_15006.downstream_cx_active", connections],
+    ["listener.0.0.0.0_15021.downstream_cx_active", 1],
+    ["listener.admin.downstream_cx_active", 1],
+    ["listener_manager.lds.update_rejected", 0],
+    ["listener_manager.lds.update_success", ready ? 1 : 0],
+    ["listener_manager.workers_started", ready ? 1 : 0],
+    ["server.state", state],
+  ];
+}
+
+function filtered(url) {
+  const filter = url.searchParams.get("filter");
+  if (filter === null) return stats();
+  let re;
+  try {
+    re = new RegExp(filter);
+  } catch {
+    return stats();
+  }
+  return stats().filter(([name]) => re.test(name));
+}
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? "/", "http://fake");
+  const send = (status, body, type = "text/plain; charset=UTF-8") => {
+    res.writeHead(status, { "content-type": type });
+    res.end(body);
+  };
+  const route = `${req.method} ${url.pathname}`;
+  switch (route) {
+    case "GET /ready":
+      return draining ? send(503, "DRAINING\n") : ready ? send(200, "LIVE\n") : send(503, "PRE_INITIALIZING\n");
+    case "GET /stats":
+      if (url.searchParams.get("format") === "json") {
+        return send(
+          200,
+          JSON.stringify({ stats: filtered(url).map(([name, value]) => ({ name, value })) }),
+          "application/json",
+        );
+      }
+      if (url.searchParams.get("format") === "prometheus") return send(200, prometheus());
+      return send(
+        200,
+        filtered(url)
+          .map(([n, v]) => `${n}: ${v}`)
+          .join("\n"),
+      );
+    case "GET /stats/prometheus":
+      return send(200, prometheus());
+    case "POST /drain_listeners":
+      drains.push(url.search);
+      draining = true;
+      say(`drain_listeners ${url.search}`);
+      return send(200, "OK\n");
+    case "POST /quitquitquit":
+      say("quitquitquit");
+      send(200, "OK\n");
+      return setTimeout(() => process.exit(0), 10);
+    case "POST /fake/ready":
+      ready = url.searchParams.get("value") === "true";
+      say(`ready=${ready}`);
+      return send(200, "OK\n");
+    case "POST /fake/connections":
+      connections = Number(url.searchParams.get("value") ?? "0");
+      say(`connections=${connections}`);
+      return send(200, "OK\n");
+    case "GET /fake/drains":
+      return send(200, JSON.stringify(drains), "application/json");
+    default:
+      return send(404, `fake-envoy: no ${route}\n`);
+  }
+});
+
+function prometheus() {
+  const state = draining ? 1 : ready ? 0 : 2;
+  return [
+    "# TYPE envoy_server_state gauge",
+    `envoy_server_state{} ${state}`,
+    "# TYPE envoy_listener_manager_workers_started gauge",
+    `envoy_listener_manager_workers_started{} ${ready ? 1 : 0}`,
+    "",
+  ].join("\n");
+}
+
+server.on("error", (e) => {
+  process.stderr.write(`fake-envoy: admin listener ${host}:${port}: ${e.message}\n`);
+  process.exit(1);
+});
+server.listen(port, host, () => say(`admin listening on ${host}:${port}`));
+
+process.on("SIGTERM", () => {
+  say("SIGTERM");
+  process.exit(0);
+});
+
+const exitAfter = process.env.FAKE_ENVOY_EXIT_AFTER_MS;
+if (exitAfter !== undefined) {
+  setTimeout(() => {
+    say(`exiting with ${process.env.FAKE_ENVOY_EXIT_CODE ?? "0"}`);
+    process.exit(Number(process.env.FAKE_ENVOY_EXIT_CODE ?? "0"));
+  }, Number(exitAfter));
+}

@@ -1,0 +1,55 @@
+/**
+ * The agent's I/O edge for its start: the files pilot-agent reads, under a root folder (`/` in a
+ * pod; a temporary folder in tests) — the mesh config, the pod's downward-API annotations and
+ * labels, the credential sockets — and the host's addresses for when INSTANCE_IP is unset.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { networkInterfaces } from "node:os";
+import { isAbsolute, join } from "node:path";
+import type { AgentFiles } from "./plan.js";
+
+/** A path as pilot-agent sees it (relative ones from `/`), under `root`. */
+export function underRoot(root: string, path: string): string {
+  return join(root, isAbsolute(path) ? path.slice(1) : path);
+}
+
+async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+export const POD_ANNOTATIONS_FILE = "./etc/istio/pod/annotations";
+export const POD_LABELS_FILE = "./etc/istio/pod/labels";
+const CREDENTIAL_SOCKET = "./var/run/secrets/credential-uds/socket";
+const FILE_CREDENTIAL_SOCKET = "./var/run/secrets/credential-uds/files-socket";
+
+export async function readAgentFiles(root: string, meshConfigPath: string): Promise<AgentFiles> {
+  return {
+    meshConfig: await readIfPresent(underRoot(root, meshConfigPath)),
+    annotations: await readIfPresent(underRoot(root, POD_ANNOTATIONS_FILE)),
+    labels: await readIfPresent(underRoot(root, POD_LABELS_FILE)),
+    credentialSocketExists: existsSync(underRoot(root, CREDENTIAL_SOCKET)),
+    customCredentialsFileExists: existsSync(underRoot(root, FILE_CREDENTIAL_SOCKET)),
+  };
+}
+
+/** The host's non-loopback addresses (pilot-agent's network.GetPrivateIPs), IPv4 first. */
+export function hostIPs(): string[] {
+  const v4: string[] = [];
+  const v6: string[] = [];
+  for (const addrs of Object.values(networkInterfaces())) {
+    for (const a of addrs ?? []) {
+      if (a.internal) continue;
+      if (a.family === "IPv4") v4.push(a.address);
+      else if (!a.address.startsWith("fe80:")) v6.push(a.address);
+    }
+  }
+  return [...v4, ...v6];
+}
+
+export { readIfPresent };

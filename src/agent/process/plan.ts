@@ -1,0 +1,276 @@
+/**
+ * What `meshinject agent proxy` will do, worked out before anything starts — pure: from the command
+ * line, the environment and the texts of the files pilot-agent reads (the mesh config, the pod's
+ * downward-API files), the proxy config (ConstructProxyConfig), the node's identity and metadata
+ * options, Envoy's configuration and the drain settings, as pilot-agent's options package builds them
+ * (pilot/cmd/pilot-agent/options, pkg/istio-agent). Bad input is a one-line AgentConfigError.
+ */
+
+import { parseBool } from "../../go/strconv.js";
+import { parseDuration } from "../../go/time/duration.js";
+import { oneLine } from "../../kube/one-line.js";
+import { parseProtoDuration } from "../../mesh/duration.js";
+import type { ProxyConfig } from "../../mesh/index.js";
+import { type AgentArgs, parseGoInt, toInt32 } from "../bootstrap/agent-args.js";
+import { constructProxyConfig } from "../bootstrap/construct.js";
+import { DownwardAPIError, parseDownwardAPI } from "../bootstrap/downward-api.js";
+import { BootstrapError } from "../bootstrap/errors.js";
+import { dnsDomain } from "../bootstrap/identity.js";
+import type { MetadataOptions } from "../bootstrap/node-metadata.js";
+import { type BootstrapFeatures, DEFAULT_FEATURES } from "../bootstrap/template-params.js";
+import type { EnvoyConfig } from "../envoy/args.js";
+
+/** Input the agent cannot start with; the message names the variable, flag or file. */
+export class AgentConfigError extends Error {
+  override name = "AgentConfigError";
+}
+
+/** The ports pilot-agent gives Envoy's own listeners. */
+export const ENVOY_STATUS_PORT = 15021;
+export const ENVOY_PROMETHEUS_PORT = 15090;
+
+export interface AgentFiles {
+  /** The mesh config file (`--meshConfig`), when it exists. */
+  meshConfig?: string;
+  /** `./etc/istio/pod/annotations`, when readable. */
+  annotations?: string;
+  /** `./etc/istio/pod/labels`, when readable. */
+  labels?: string;
+  /** The credential socket (`./var/run/secrets/credential-uds/socket`) exists. */
+  credentialSocketExists?: boolean;
+  /** The file credential socket (`./var/run/secrets/credential-uds/files-socket`) exists. */
+  customCredentialsFileExists?: boolean;
+}
+
+export interface AgentPlanInputs {
+  args: AgentArgs;
+  env: Readonly<Record<string, string>>;
+  files: AgentFiles;
+  /** The host's non-loopback addresses, used when INSTANCE_IP is not set. */
+  hostIPs: readonly string[];
+  /** The agent's version (ISTIO_VERSION of the node when the metadata gives none). */
+  binaryVersion: string;
+}
+
+export interface DrainPlan {
+  /** Sidecars drain inbound listeners only. */
+  inboundOnly: boolean;
+  terminationDrainMs: number;
+  minDrainMs: number;
+  exitOnZeroActiveConnections: boolean;
+}
+
+export interface AgentPlan {
+  proxyType: string;
+  /** `POD_NAME.POD_NAMESPACE`. */
+  id: string;
+  domain: string;
+  /** `type~ip~id~domain`, Envoy's node ID. */
+  serviceNode: string;
+  podNamespace: string;
+  proxyConfig: ProxyConfig;
+  instanceIPs: string[];
+  metadataOptions: Omit<MetadataOptions, "annotationsFile" | "labelsFile"> & {
+    annotationsFile?: string;
+    labelsFile?: string;
+  };
+  features: BootstrapFeatures;
+  compliancePolicy: string;
+  logAsJSON: boolean;
+  /** The bootstrap template to use: a path (ISTIO_BOOTSTRAP, --templateFile, customConfigFile, proxyBootstrapTemplatePath), else the default path. */
+  templatePath: string;
+  /** ISTIO_BOOTSTRAP_OVERRIDE: a bootstrap file Envoy merges over ours (`--config-yaml`). */
+  bootstrapOverridePath?: string;
+  envoy: EnvoyConfig;
+  /** DISABLE_ENVOY (the grpc-agent template sets it): the agent runs without Envoy. */
+  disableEnvoy: boolean;
+  /** GRPC_XDS_BOOTSTRAP: where the proxyless gRPC bootstrap goes, when set. */
+  grpcBootstrapPath?: string;
+  drain: DrainPlan;
+  /** pilot-agent's `--log_output_level` (default `default:info`). */
+  logOutputLevel: string;
+  warnings: string[];
+}
+
+const DEFAULT_TEMPLATE_PATH = "./var/lib/istio/envoy/envoy_bootstrap_tmpl.json";
+const FIPS_POLICIES = new Set(["fips-140-2", "fips-140-3"]);
+
+function envBool(env: Readonly<Record<string, string>>, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === "") return fallback;
+  const b = parseBool(v);
+  if (b === undefined) throw new AgentConfigError(`env ${name}=${JSON.stringify(v)}: not a boolean`);
+  return b;
+}
+
+function envDurationMs(env: Readonly<Record<string, string>>, name: string, fallbackMs: number): number {
+  const v = env[name];
+  if (v === undefined || v === "") return fallbackMs;
+  try {
+    return Number(parseDuration(v) / 1_000_000n);
+  } catch (e) {
+    throw new AgentConfigError(`env ${name}=${JSON.stringify(v)}: ${oneLine((e as Error).message)}`);
+  }
+}
+
+/** config.GetPilotSan: ISTIOD_SAN, else the discovery address's host (`localhost` means istiod). */
+export function pilotSAN(discoveryAddress: string, env: Readonly<Record<string, string>>): string {
+  if (env.ISTIOD_SAN) return env.ISTIOD_SAN;
+  const host = discoveryAddress.split(":")[0] ?? "";
+  return host === "localhost" ? "istiod.istio-system.svc" : host;
+}
+
+function durationMs(d: unknown): number | undefined {
+  if (typeof d !== "string") return undefined;
+  return Number(parseProtoDuration(d) / 1_000_000n);
+}
+
+export function planAgent(inputs: AgentPlanInputs): AgentPlan {
+  const { args, env, files } = inputs;
+  const warnings: string[] = [];
+  const podName = env.POD_NAME ?? "";
+  const podNamespace = env.POD_NAMESPACE ?? "";
+  if (podName === "" || podNamespace === "") {
+    throw new AgentConfigError(
+      `env ${podName === "" ? "POD_NAME" : "POD_NAMESPACE"} is not set: the agent names its proxy POD_NAME.POD_NAMESPACE`,
+    );
+  }
+  let annotations: Record<string, string> | undefined;
+  if (files.annotations !== undefined) {
+    // ConstructProxyConfig reads the annotations file itself; a bad file only loses the annotations.
+    try {
+      annotations = parseDownwardAPI(files.annotations);
+    } catch (e) {
+      if (!(e instanceof DownwardAPIError)) throw e;
+      warnings.push(`failed to read the pod annotations file: ${e.message}; proxy config annotations ignored`);
+    }
+  }
+  let cpuLimit = 0n;
+  if (env.ISTIO_CPU_LIMIT !== undefined && env.ISTIO_CPU_LIMIT !== "") {
+    const n = parseGoInt(env.ISTIO_CPU_LIMIT);
+    if (n === undefined)
+      warnings.push(`env ISTIO_CPU_LIMIT=${JSON.stringify(env.ISTIO_CPU_LIMIT)} is not an integer: using 0`);
+    cpuLimit = n ?? 0n;
+  }
+  let built: ReturnType<typeof constructProxyConfig>;
+  try {
+    built = constructProxyConfig({
+      meshConfigFile: files.meshConfig,
+      proxyConfigEnv: env.PROXY_CONFIG,
+      annotations,
+      concurrencyFlag: args.concurrency,
+      serviceClusterFlag: args.serviceCluster,
+      cpuLimit,
+    });
+  } catch (e) {
+    if (e instanceof BootstrapError) throw new AgentConfigError(e.message);
+    throw e;
+  }
+  const pc = built.proxyConfig;
+  warnings.push(...built.warnings);
+  const instanceIPs = (env.INSTANCE_IP ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  if (instanceIPs.length === 0) instanceIPs.push(...inputs.hostIPs);
+  if (instanceIPs.length === 0) instanceIPs.push("127.0.0.1");
+  const id = `${podName}.${podNamespace}`;
+  const domain = dnsDomain(args.domain, podNamespace);
+  const serviceNode = [args.proxyType, instanceIPs[0], id, domain].join("~");
+  const flags = args.flags ?? {};
+  let stsPort = 0;
+  if (flags.stsPort !== undefined) {
+    const n = parseGoInt(flags.stsPort);
+    if (n === undefined) throw new AgentConfigError(`--stsPort ${JSON.stringify(flags.stsPort)}: not an integer`);
+    stsPort = toInt32(n);
+  }
+  const exitOnZero = envBool(env, "EXIT_ON_ZERO_ACTIVE_CONNECTIONS", false);
+  const metadataDiscovery = env.METADATA_DISCOVERY ? envBool(env, "METADATA_DISCOVERY", false) : undefined;
+  const discoveryAddress = pc.discoveryAddress ?? "";
+  const mutualTLS = pc.controlPlaneAuthPolicy === "MUTUAL_TLS" || pc.controlPlaneAuthPolicy === 1;
+  const metadataOptions: AgentPlan["metadataOptions"] = {
+    envs: Object.entries(env).map(([k, v]) => `${k}=${v}`),
+    platform: { metadata: {}, locality: {}, labels: undefined, isKubernetes: true },
+    instanceIPs,
+    stsPort,
+    id: serviceNode,
+    proxyConfig: pc,
+    pilotSubjectAltName: mutualTLS ? [pilotSAN(discoveryAddress, env)] : [],
+    credentialSocketExists: files.credentialSocketExists === true,
+    customCredentialsFileExists: files.customCredentialsFileExists === true,
+    outlierLogPath: flags.outlierLogPath ?? "",
+    envoyStatusPort: ENVOY_STATUS_PORT,
+    envoyPrometheusPort: ENVOY_PROMETHEUS_PORT,
+    exitOnZeroActiveConnections: exitOnZero,
+    metadataDiscovery,
+    envoySkipDeprecatedLogs: envBool(env, "ENVOY_SKIP_DEPRECATED_LOGS", false),
+    workloadIdentitySocketFile: env.WORKLOAD_IDENTITY_SOCKET_FILE || "socket",
+    binaryVersion: inputs.binaryVersion,
+    annotationsFile: files.annotations,
+    labelsFile: files.labels,
+    dnsProxyAddr: env.DNS_PROXY_ADDR,
+  };
+  const features: BootstrapFeatures = {
+    deltaXds: envBool(env, "ISTIO_DELTA_XDS", DEFAULT_FEATURES.deltaXds),
+    dualStack: envBool(env, "ISTIO_DUAL_STACK", DEFAULT_FEATURES.dualStack),
+    statusPortProxyProtocol: envBool(env, "ENVOY_STATUS_PORT_ENABLE_PROXY_PROTOCOL", false),
+    stripFragment: envBool(env, "HTTP_STRIP_FRAGMENT_FROM_PATH_UNSAFE_IF_DISABLED", true),
+    hostIP: env.HOST_IP,
+  };
+  // GetEffectiveTemplatePath, with pilot-agent's --templateFile and ISTIO_BOOTSTRAP over it.
+  const customConfigFile = typeof pc.customConfigFile === "string" ? pc.customConfigFile : "";
+  const templateFromConfig =
+    customConfigFile || (typeof pc.proxyBootstrapTemplatePath === "string" ? pc.proxyBootstrapTemplatePath : "");
+  const templatePath = env.ISTIO_BOOTSTRAP || flags.templateFile || templateFromConfig || DEFAULT_TEMPLATE_PATH;
+  const terminationDrainMs =
+    durationMs(pc.terminationDrainDuration) ?? envDurationMs(env, "TERMINATION_DRAIN_DURATION_SECONDS", 5000);
+  return {
+    proxyType: args.proxyType,
+    id,
+    domain,
+    serviceNode,
+    podNamespace,
+    proxyConfig: pc,
+    instanceIPs,
+    metadataOptions,
+    features,
+    compliancePolicy: env.COMPLIANCE_POLICY ?? "",
+    logAsJSON: flags.logAsJSON === true,
+    templatePath,
+    bootstrapOverridePath: env.ISTIO_BOOTSTRAP_OVERRIDE || undefined,
+    envoy: {
+      logLevel: flags.proxyLogLevel ?? "warning",
+      componentLogLevel: flags.proxyComponentLogLevel ?? "misc:error",
+      nodeIPs: instanceIPs,
+      drainDuration: typeof pc.drainDuration === "string" ? pc.drainDuration : undefined,
+      concurrency: typeof pc.concurrency === "number" ? pc.concurrency : undefined,
+      skipDeprecatedLogs: metadataOptions.envoySkipDeprecatedLogs,
+      enableCoreDump: envBool(env, "ISTIO_ENVOY_ENABLE_CORE_DUMP", false),
+      fileFlushInterval: typeof pc.fileFlushInterval === "string" ? pc.fileFlushInterval : undefined,
+      fileFlushMinSizeKB: typeof pc.fileFlushMinSizeKb === "number" ? pc.fileFlushMinSizeKb : undefined,
+    },
+    disableEnvoy: envBool(env, "DISABLE_ENVOY", false),
+    grpcBootstrapPath: env.GRPC_XDS_BOOTSTRAP || undefined,
+    drain: {
+      inboundOnly: args.proxyType === "sidecar",
+      terminationDrainMs,
+      minDrainMs: envDurationMs(env, "MINIMUM_DRAIN_DURATION", 5000),
+      exitOnZeroActiveConnections: exitOnZero,
+    },
+    logOutputLevel: flags.logOutputLevel ?? "default:info",
+    warnings,
+  };
+}
+
+/** The FIPS cipher suites Envoy's gRPC client gets under a FIPS compliance policy. */
+export function envoyEnvironment(
+  env: Readonly<Record<string, string>>,
+  compliancePolicy: string,
+): Record<string, string> {
+  if (!FIPS_POLICIES.has(compliancePolicy)) return { ...env };
+  return {
+    ...env,
+    GRPC_SSL_CIPHER_SUITES:
+      "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384",
+  };
+}

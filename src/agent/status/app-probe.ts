@@ -1,0 +1,353 @@
+/**
+ * The probe proxy: the kubelet probes the agent's `/app-health/<container>/<kind>` and the agent probes the
+ * application as the kubelet would have — HTTP(S) GET (certificate not checked, HTTP/2 offered over TLS,
+ * keep-alive off, redirects followed within the same host at most 10 times), TCP connect, or the gRPC
+ * health check — from the upstream local address (127.0.0.6 / ::6) so that Envoy lets it through.
+ */
+import * as http from "node:http";
+import * as http2 from "node:http2";
+import * as https from "node:https";
+import * as net from "node:net";
+import { isIP } from "node:net";
+import * as tls from "node:tls";
+import { checkHealth, SERVING_STATUS } from "./grpc-health.js";
+import type { Prober } from "./probers.js";
+
+/** At most this much of the application's body is returned to the kubelet. */
+export const MAX_PROBE_BODY_BYTES = 10 * 1024;
+const MAX_REDIRECTS = 10;
+
+export interface ProbeTarget {
+  /** The pod IP the probes connect to ("" = this host). */
+  destination: string;
+  /** Source address of probe connections. */
+  localAddress: string;
+  /** The agent's status port (a Host naming it is rewritten to the application's port). */
+  statusPort: number;
+  /** Offer HTTP/2 to HTTPS applications (ISTIO_ENABLE_HTTP2_PROBING, default on). */
+  http2?: boolean;
+}
+
+export interface ProbeAnswer {
+  status: number;
+  body?: Buffer;
+  /** Why the probe failed, for the log. */
+  error?: string;
+}
+
+/** Hop-by-hop and framing headers are the agent's own business, not the application's. */
+const NOT_FORWARDED = new Set([
+  "host",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "te",
+  "content-length",
+  "http2-settings",
+]);
+
+function family(address: string): 4 | 6 {
+  return isIP(address) === 6 ? 6 : 4;
+}
+
+/** The host to dial: the pod IP, or this host's loopback of the source address's family. */
+function dialHost(t: ProbeTarget): string {
+  if (t.destination !== "") return t.destination;
+  return family(t.localAddress) === 6 ? "::1" : "127.0.0.1";
+}
+
+function joinHostPort(host: string, port: number): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** Go's net.SplitHostPort, enough for Host headers. */
+function splitHostPort(hostport: string): [string, string] | undefined {
+  const m = /^\[([^\]]*)\]:([^:]*)$/.exec(hostport) ?? /^([^:[\]]*):([^:]*)$/.exec(hostport);
+  return m ? [m[1], m[2]] : undefined;
+}
+
+/** The Host the application sees: the kubelet's, with the status port replaced by the application's. */
+export function probeHostHeader(incomingHost: string, statusPort: number, appPort: number): string {
+  const hp = splitHostPort(incomingHost);
+  if (hp && Number(hp[1]) === statusPort && /^\d+$/.test(hp[1])) return joinHostPort(hp[0], appPort);
+  return incomingHost;
+}
+
+/** The incoming request's headers to forward, in order, repeated names kept. */
+export function forwardedHeaders(rawHeaders: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (!NOT_FORWARDED.has(rawHeaders[i].toLowerCase())) out.push([rawHeaders[i], rawHeaders[i + 1]]);
+  }
+  return out;
+}
+
+interface HopResult {
+  status: number;
+  location?: string;
+  body: Buffer;
+}
+
+/** The first `cap` bytes of a body; the rest is not read (keep-alive is off, so nothing needs draining). */
+function readCapped(stream: NodeJS.ReadableStream & { destroy(): void }, cap: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(chunks));
+    stream.on("data", (c: Buffer) => {
+      chunks.push(c.subarray(0, cap - size));
+      size += Math.min(c.length, cap - size);
+      if (size >= cap) {
+        stream.removeAllListeners("data");
+        stream.destroy();
+        done();
+      }
+    });
+    stream.on("end", done);
+    stream.on("error", reject);
+  });
+}
+
+interface Hop {
+  url: URL;
+  host: string;
+  headers: [string, string][];
+  localAddress: string;
+  http2: boolean;
+  /** Registers a cleanup run when the overall deadline passes. */
+  onAbort: (fn: () => void) => void;
+}
+
+function h1Request(hop: Hop, socket?: tls.TLSSocket): Promise<HopResult> {
+  return new Promise((resolve, reject) => {
+    const headers: string[] = ["Host", hop.host];
+    for (const [k, v] of hop.headers) headers.push(k, v);
+    headers.push("Connection", "close");
+    const hostname = hop.url.hostname.replace(/^\[|\]$/g, "");
+    const common: http.RequestOptions = {
+      method: "GET",
+      path: `${hop.url.pathname}${hop.url.search}`,
+      headers,
+      setHost: false,
+    };
+    // With createConnection and no agent, Node uses the given TLS socket for this one request.
+    const req = socket
+      ? https.request({ ...common, createConnection: () => socket })
+      : http.request({
+          ...common,
+          agent: false,
+          host: hostname,
+          port: hop.url.port || 80,
+          localAddress: hop.localAddress,
+          family: family(hop.localAddress),
+        });
+    hop.onAbort(() => req.destroy(new Error("probe timed out")));
+    req.on("error", reject);
+    req.on("response", (res) => {
+      readCapped(res, MAX_PROBE_BODY_BYTES)
+        .then((body) => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }))
+        .catch(reject);
+    });
+    req.end();
+  });
+}
+
+function h2Request(hop: Hop, socket: tls.TLSSocket): Promise<HopResult> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(`https://${hop.url.host}`, { createConnection: () => socket });
+    hop.onAbort(() => session.destroy(new Error("probe timed out")));
+    session.on("error", reject);
+    const headers: http2.OutgoingHttpHeaders = {
+      ":method": "GET",
+      ":path": `${hop.url.pathname}${hop.url.search}`,
+      ":authority": hop.host,
+      ":scheme": "https",
+    };
+    for (const [k, v] of hop.headers) {
+      const name = k.toLowerCase();
+      const prev = headers[name];
+      headers[name] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [String(prev)]), v];
+    }
+    const stream = session.request(headers, { endStream: true });
+    stream.on("error", reject);
+    stream.on("response", (h) => {
+      const status = Number(h[":status"]);
+      const location = typeof h.location === "string" ? h.location : undefined;
+      readCapped(stream, MAX_PROBE_BODY_BYTES)
+        .then((body) => {
+          session.close();
+          resolve({ status, location, body });
+        })
+        .catch(reject);
+    });
+  });
+}
+
+function tlsConnect(hop: Hop): Promise<tls.TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const hostname = hop.url.hostname.replace(/^\[|\]$/g, "");
+    const tcp = net.connect({
+      host: hostname,
+      port: Number(hop.url.port || 443),
+      localAddress: hop.localAddress,
+      family: family(hop.localAddress),
+    });
+    const socket = tls.connect({
+      socket: tcp,
+      servername: isIP(hostname) ? undefined : hostname,
+      // The kubelet does not verify the application's certificate either.
+      rejectUnauthorized: false,
+      ALPNProtocols: hop.http2 ? ["h2", "http/1.1"] : ["http/1.1"],
+      minVersion: "TLSv1.2",
+    });
+    hop.onAbort(() => socket.destroy(new Error("probe timed out")));
+    tcp.once("error", reject);
+    socket.once("secureConnect", () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+async function oneHop(hop: Hop): Promise<HopResult> {
+  if (hop.url.protocol !== "https:") return h1Request(hop);
+  const socket = await tlsConnect(hop);
+  return socket.alpnProtocol === "h2" ? h2Request(hop, socket) : h1Request(hop, socket);
+}
+
+const FOLLOWED = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * `fn` with an overall deadline (0 = none) that also ends when `signal` aborts (the kubelet went away);
+ * `onAbort` callbacks run when either happens.
+ */
+async function withDeadline<T>(
+  seconds: number,
+  signal: AbortSignal | undefined,
+  fn: (onAbort: (f: () => void) => void) => Promise<T>,
+): Promise<T> {
+  const cleanups: (() => void)[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let onSignal: (() => void) | undefined;
+  const ended = new Promise<never>((_, reject) => {
+    const end = (why: string) => {
+      for (const c of cleanups) c();
+      reject(new Error(why));
+    };
+    if (seconds > 0) timer = setTimeout(() => end(`probe timed out after ${seconds}s`), seconds * 1000);
+    onSignal = () => end("the prober went away");
+    signal?.addEventListener("abort", onSignal, { once: true });
+  });
+  ended.catch(() => {});
+  try {
+    return await Promise.race([fn((f) => cleanups.push(f)), ended]);
+  } finally {
+    clearTimeout(timer);
+    if (onSignal) signal?.removeEventListener("abort", onSignal);
+  }
+}
+
+export interface IncomingProbe {
+  host: string;
+  rawHeaders: readonly string[];
+  /** Aborted when the kubelet's request goes away: the probe of the application stops too. */
+  signal?: AbortSignal;
+}
+
+export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
+  const get = p.httpGet;
+  if (get?.port.type !== "int") return { status: 500, error: "not an HTTP prober" };
+  const port = get.port.value;
+  const path = get.path.startsWith("/") ? get.path : `/${get.path}`;
+  const scheme = get.scheme === "HTTPS" ? "https" : "http";
+  let url: URL;
+  try {
+    url = new URL(`${scheme}://${joinHostPort(dialHost(t), port)}${path}`);
+  } catch (e) {
+    return { status: 500, error: `bad probe URL: ${(e as Error).message}` };
+  }
+  const headers = forwardedHeaders(incoming.rawHeaders);
+  const firstHost = url.hostname;
+  try {
+    const result = await withDeadline(p.timeoutSeconds, incoming.signal, async (onAbort) => {
+      let host = probeHostHeader(incoming.host, t.statusPort, port);
+      for (let requests = 1; ; requests++) {
+        const r = await oneHop({ url, host, headers, localAddress: t.localAddress, http2: t.http2 !== false, onAbort });
+        if (!FOLLOWED.has(r.status) || r.location === undefined) return r;
+        const next = new URL(r.location, url);
+        // Another host: the kubelet counts the redirect itself as success and does not follow it.
+        if (next.hostname !== firstHost) return r;
+        if (requests >= MAX_REDIRECTS) throw new Error(`stopped after ${MAX_REDIRECTS} redirects`);
+        // A relative Location keeps the Host the kubelet asked for; an absolute one names its own.
+        if (/^[a-z][a-z0-9+.-]*:/i.test(r.location)) host = next.host;
+        url = next;
+      }
+    });
+    if (result.status >= 300 && result.status < 400) return { status: 200 };
+    return { status: result.status, body: result.body };
+  } catch (e) {
+    return { status: 500, error: `request to probe app failed: ${(e as Error).message}` };
+  }
+}
+
+export function probeTCP(p: Prober, t: ProbeTarget, signal?: AbortSignal): Promise<ProbeAnswer> {
+  const port = p.tcpSocket?.port.type === "int" ? p.tcpSocket.port.value : 0;
+  return new Promise((resolve) => {
+    const socket = net.connect({
+      host: dialHost(t),
+      port,
+      localAddress: t.localAddress,
+      family: family(t.localAddress),
+    });
+    const timer =
+      p.timeoutSeconds > 0
+        ? setTimeout(() => socket.destroy(new Error(`timed out after ${p.timeoutSeconds}s`)), p.timeoutSeconds * 1000)
+        : undefined;
+    const gone = () => socket.destroy(new Error("the prober went away"));
+    signal?.addEventListener("abort", gone, { once: true });
+    socket.once("close", () => signal?.removeEventListener("abort", gone));
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ status: 200 });
+    });
+    socket.once("error", (e) => {
+      clearTimeout(timer);
+      resolve({ status: 500, error: `tcp probe failed: ${e.message}` });
+    });
+  });
+}
+
+/**
+ * The gRPC health check. The deadline is the probe's timeout, as pilot-agent sets it (a 0 s timeout
+ * therefore fails at once). grpc-js cannot bind a source address, so this probe connects from the
+ * default one.
+ */
+export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
+  if (!p.grpc) return { status: 500, error: "not a gRPC prober" };
+  let userAgent: string | undefined;
+  for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) {
+    if (incoming.rawHeaders[i].toLowerCase() === "user-agent") {
+      userAgent = incoming.rawHeaders[i + 1];
+      break;
+    }
+  }
+  try {
+    const status = await checkHealth({
+      address: joinHostPort(dialHost(t), p.grpc.port),
+      service: p.grpc.service ?? "",
+      deadline: Date.now() + p.timeoutSeconds * 1000,
+      userAgent,
+    });
+    if (status === 1) return { status: 200 };
+    return { status: 500, error: `grpc probe: status ${SERVING_STATUS[status] ?? status}` };
+  } catch (e) {
+    return { status: 500, error: `grpc probe failed: ${(e as Error).message}` };
+  }
+}
+
+export function runAppProbe(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
+  if (p.httpGet) return probeHTTP(p, incoming, t);
+  if (p.tcpSocket) return probeTCP(p, t, incoming.signal);
+  return probeGRPC(p, incoming, t);
+}

@@ -1,0 +1,168 @@
+/**
+ * The gRPC health protocol (grpc.health.v1.Health/Check) over @grpc/grpc-js. The two messages have one
+ * field each (request: `string service = 1`, response: `ServingStatus status = 1`), so they are encoded
+ * here by hand rather than loading a .proto file at run time.
+ */
+import * as grpc from "@grpc/grpc-js";
+
+export const HEALTH_CHECK_METHOD = "/grpc.health.v1.Health/Check";
+
+export const SERVING_STATUS = ["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"] as const;
+export type ServingStatus = (typeof SERVING_STATUS)[number];
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  let v = n;
+  while (v > 0x7f) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return out;
+}
+
+function readVarint(buf: Buffer, at: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  let i = at;
+  for (;;) {
+    if (i >= buf.length) throw new Error("truncated varint");
+    const b = buf[i++];
+    value += (b & 0x7f) * scale;
+    if ((b & 0x80) === 0) return [value, i];
+    scale *= 128;
+  }
+}
+
+/** Skips one field of the given wire type; returns the offset after it. */
+function skipField(buf: Buffer, wireType: number, at: number): number {
+  if (wireType === 0) return readVarint(buf, at)[1];
+  if (wireType === 1) return at + 8;
+  if (wireType === 5) return at + 4;
+  if (wireType === 2) {
+    const [len, next] = readVarint(buf, at);
+    return next + len;
+  }
+  throw new Error(`unsupported wire type ${wireType}`);
+}
+
+/** Reads field `number` as a varint or length-delimited bytes; undefined when absent. */
+function readField(buf: Buffer, number: number): number | Buffer | undefined {
+  let i = 0;
+  let found: number | Buffer | undefined;
+  while (i < buf.length) {
+    const [key, next] = readVarint(buf, i);
+    const wireType = key & 7;
+    if (key >>> 3 === number && wireType === 0) {
+      [found, i] = readVarint(buf, next);
+    } else if (key >>> 3 === number && wireType === 2) {
+      const [len, start] = readVarint(buf, next);
+      found = buf.subarray(start, start + len);
+      i = start + len;
+    } else {
+      i = skipField(buf, wireType, next);
+    }
+  }
+  return found;
+}
+
+export function encodeHealthCheckRequest(req: { service: string }): Buffer {
+  const name = Buffer.from(req.service, "utf8");
+  if (name.length === 0) return Buffer.alloc(0);
+  return Buffer.concat([Buffer.from([0x0a, ...varint(name.length)]), name]);
+}
+
+export function decodeHealthCheckRequest(buf: Buffer): { service: string } {
+  const v = readField(buf, 1);
+  return { service: Buffer.isBuffer(v) ? v.toString("utf8") : "" };
+}
+
+export function encodeHealthCheckResponse(res: { status: number }): Buffer {
+  return res.status === 0 ? Buffer.alloc(0) : Buffer.from([0x08, ...varint(res.status)]);
+}
+
+export function decodeHealthCheckResponse(buf: Buffer): { status: number } {
+  const v = readField(buf, 1);
+  return { status: typeof v === "number" ? v : 0 };
+}
+
+/** grpc-go's names of the status codes, as its errors print them. */
+const CODE_NAMES = [
+  "OK",
+  "Canceled",
+  "Unknown",
+  "InvalidArgument",
+  "DeadlineExceeded",
+  "NotFound",
+  "AlreadyExists",
+  "PermissionDenied",
+  "ResourceExhausted",
+  "FailedPrecondition",
+  "Aborted",
+  "OutOfRange",
+  "Unimplemented",
+  "Internal",
+  "Unavailable",
+  "DataLoss",
+  "Unauthenticated",
+];
+
+export function grpcCodeName(code: number): string {
+  return CODE_NAMES[code] ?? `Code(${code})`;
+}
+
+/** Why a health check failed: no connection by the deadline, or the call's gRPC status. */
+export class HealthCheckError extends Error {
+  constructor(
+    readonly phase: "connect" | "call",
+    readonly code: number,
+    readonly details: string,
+  ) {
+    super(phase === "connect" ? details : `rpc error: code = ${grpcCodeName(code)} desc = ${details}`);
+  }
+}
+
+export interface HealthCheckOptions {
+  /** `host:port` as grpc-js takes it (IPv6 in brackets). */
+  address: string;
+  service: string;
+  /** Absolute deadline, ms since the epoch. */
+  deadline: number;
+  userAgent?: string;
+}
+
+/**
+ * Calls Check once, waiting for the connection until the deadline (like grpc-go's blocking dial).
+ * Resolves with the serving status number, rejects with a HealthCheckError.
+ */
+export function checkHealth(opts: HealthCheckOptions): Promise<number> {
+  const channelOptions: grpc.ChannelOptions = {};
+  if (opts.userAgent) channelOptions["grpc.primary_user_agent"] = opts.userAgent;
+  const client = new grpc.Client(opts.address, grpc.credentials.createInsecure(), channelOptions);
+  return new Promise<number>((resolve, reject) => {
+    const done = (err: HealthCheckError | null, status?: number) => {
+      client.close();
+      if (err) reject(err);
+      else resolve(status ?? 0);
+    };
+    // Wait for the connection first, as grpc-go's blocking dial does; then one call.
+    client.waitForReady(opts.deadline, (readyErr) => {
+      if (readyErr) {
+        done(new HealthCheckError("connect", grpc.status.DEADLINE_EXCEEDED, "context deadline exceeded"));
+        return;
+      }
+      client.makeUnaryRequest(
+        HEALTH_CHECK_METHOD,
+        encodeHealthCheckRequest,
+        decodeHealthCheckResponse,
+        { service: opts.service },
+        new grpc.Metadata(),
+        { deadline: opts.deadline },
+        (err, res) => {
+          if (err) done(new HealthCheckError("call", err.code, err.details));
+          else done(null, res?.status);
+        },
+      );
+    });
+  });
+}

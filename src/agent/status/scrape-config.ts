@@ -1,0 +1,146 @@
+/**
+ * The application's metrics scrape configuration (ISTIO_PROMETHEUS_ANNOTATIONS, written by the injector from
+ * the pod's prometheus.io annotations), normalised as pilot-agent does at start. Pure: no I/O.
+ */
+
+export const PROMETHEUS_ANNOTATIONS_ENV = "ISTIO_PROMETHEUS_ANNOTATIONS";
+
+export interface ScrapeTarget {
+  port: string;
+  path: string;
+}
+
+export interface ScrapeConfig {
+  scrape: string;
+  /** The legacy single-target fields. */
+  port: string;
+  path: string;
+  /** What the agent scrapes, in order. */
+  targets: ScrapeTarget[];
+}
+
+const DEFAULT_PATH = "/metrics";
+const DEFAULT_PORT = "80";
+
+/** Ports the agent and Envoy own in the pod, by the text the agent compares; with why. */
+const RESERVED_PORTS: Record<string, string> = {
+  "15000": "Envoy admin port",
+  "15001": "Envoy outbound capture port",
+  "15004": "agent debug port",
+  "15006": "Envoy inbound capture port",
+  "15008": "HBONE tunnel port",
+  "15020": "agent status port (merged metrics, probes)",
+  "15021": "health check port",
+  "15053": "DNS proxy port",
+  "15090": "Envoy Prometheus port",
+};
+
+/** Why a port is Istio's own ("" when it is not); the port text is compared as is. */
+export function istioReservedPortReason(port: string): string {
+  return RESERVED_PORTS[port] ?? "";
+}
+
+/** Go's strconv.Atoi for the port texts: optional sign, decimal digits (leading zeros allowed). */
+function atoi(text: string): number | undefined {
+  if (!/^[+-]?\d+$/.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * A comma list of `port[:path]` (entries trimmed, empty entries skipped, path defaults to /metrics);
+ * `undefined` when there is no entry. An entry with an empty port is an error.
+ */
+export function parseScrapeTargets(raw: string): ScrapeTarget[] | undefined {
+  const out: ScrapeTarget[] = [];
+  for (const part of raw.split(",")) {
+    const entry = part.trim();
+    if (entry === "") continue;
+    const colon = entry.indexOf(":");
+    const port = (colon < 0 ? entry : entry.slice(0, colon)).trim();
+    const path = colon < 0 ? "" : entry.slice(colon + 1).trim();
+    if (port === "") throw new Error(`invalid scrape target ${JSON.stringify(entry)}: empty port`);
+    out.push({ port, path: path === "" ? DEFAULT_PATH : path });
+  }
+  return out.length === 0 ? undefined : out;
+}
+
+function stringField(obj: Record<string, unknown>, key: string): string {
+  const v = obj[key];
+  if (v === undefined || v === null) return "";
+  if (typeof v !== "string") throw new Error(`field ${key}: cannot unmarshal ${typeof v} into a string`);
+  return v;
+}
+
+function decode(text: string): { scrape: string; port: string; path: string; targets?: ScrapeTarget[] } {
+  const raw: unknown = JSON.parse(text);
+  if (raw === null) return { scrape: "", port: "", path: "" };
+  if (typeof raw !== "object" || Array.isArray(raw)) throw new Error("cannot unmarshal a non-object");
+  // Go's encoding/json matches field names case-insensitively.
+  const obj: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) obj[k.toLowerCase()] = v;
+  const targetsRaw = obj.targets;
+  let targets: ScrapeTarget[] | undefined;
+  if (Array.isArray(targetsRaw)) {
+    targets = targetsRaw.map((t, i) => {
+      if (t === null) return { port: "", path: "" };
+      if (typeof t !== "object" || Array.isArray(t)) throw new Error(`targets[${i}]: not an object`);
+      const tf: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(t as Record<string, unknown>)) tf[k.toLowerCase()] = v;
+      return { port: stringField(tf, "port"), path: stringField(tf, "path") };
+    });
+  } else if (targetsRaw !== undefined && targetsRaw !== null) {
+    throw new Error("field targets: not an array");
+  }
+  return {
+    scrape: stringField(obj, "scrape"),
+    port: stringField(obj, "port"),
+    path: stringField(obj, "path"),
+    targets,
+  };
+}
+
+/**
+ * The scrape configuration the agent uses, or undefined when it scrapes no application (the variable
+ * is unset or `scrape` is "false"). Throws with a one-line message when the agent would refuse to start.
+ */
+export function normalizeScrapeConfig(text: string | undefined, statusPort: number): ScrapeConfig | undefined {
+  if (text === undefined) return undefined;
+  let d: ReturnType<typeof decode>;
+  try {
+    d = decode(text);
+  } catch (e) {
+    throw new Error(`failed to unmarshal ${PROMETHEUS_ANNOTATIONS_ENV}: ${(e as Error).message}`);
+  }
+  if (d.scrape === "false") return undefined;
+  const recursive = (port: string) =>
+    new Error(
+      `invalid prometheus scrape configuration: application port ${port} is the same as agent port, ` +
+        `which may lead to a recursive loop. Ensure pod does not have prometheus.io/port=${statusPort} ` +
+        "label, or that injection is not happening multiple times",
+    );
+  if (!d.targets || d.targets.length === 0) {
+    const path = d.path === "" ? DEFAULT_PATH : d.path;
+    const port = d.port === "" ? DEFAULT_PORT : d.port;
+    if (port === String(statusPort)) throw recursive(port);
+    return { scrape: d.scrape, port, path, targets: [{ port, path }] };
+  }
+  const targets = d.targets.map((t) => ({ port: t.port, path: t.path === "" ? DEFAULT_PATH : t.path }));
+  for (const t of targets) {
+    const n = atoi(t.port);
+    if (n === undefined || n < 1 || n > 65535) {
+      throw new Error(`invalid prometheus scrape target port ${JSON.stringify(t.port)}: must be an integer 1-65535`);
+    }
+    if (n === statusPort) throw recursive(t.port);
+    const reason = istioReservedPortReason(String(n));
+    if (reason !== "") {
+      throw new Error(`invalid prometheus scrape target port ${t.port}: reserved by Istio (${reason})`);
+    }
+  }
+  return {
+    scrape: d.scrape,
+    port: d.port === "" ? targets[0].port : d.port,
+    path: d.path === "" ? targets[0].path : d.path,
+    targets,
+  };
+}

@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as net from "node:net";
+import { after, describe, it } from "node:test";
+import { gunzipSync } from "node:zlib";
+import { Registry } from "prom-client";
+import { zstdDecompress } from "./compression.js";
+import { type StatusServer, type StatusServerOptions, startStatusServer } from "./server.js";
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+const open: { close(): unknown }[] = [];
+after(async () => {
+  for (const s of open) await s.close();
+});
+
+async function fake(handler: Handler): Promise<number> {
+  const server = http.createServer(handler);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  open.push({ close: () => new Promise((r) => server.close(r)) });
+  server.on("connection", (s) => open.push({ close: () => s.destroy() }));
+  return (server.address() as AddressInfo).port;
+}
+
+async function agent(options: Partial<StatusServerOptions>): Promise<StatusServer> {
+  const s = await startStatusServer({ host: "127.0.0.1", port: 0, adminPort: 1, registry: new Registry(), ...options });
+  open.push(s);
+  return s;
+}
+
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path, headers, method, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("status server", () => {
+  it("refuses to start on a bad ISTIO_KUBE_APP_PROBERS, naming the problem", async () => {
+    await assert.rejects(
+      startStatusServer({
+        port: 0,
+        adminPort: 1,
+        kubeAppProbers: '{"/app-health/c/readyz":{"tcpSocket":{"port":"x"}}}',
+      }),
+      /must be int type/,
+    );
+  });
+
+  it("proxies an HTTP probe with the kubelet's headers and the application's status and body", async () => {
+    let seen: http.IncomingHttpHeaders = {};
+    let source = "";
+    const app = await fake((req, res) => {
+      seen = req.headers;
+      source = req.socket.remoteAddress ?? "";
+      res.writeHead(req.url === "/healthz" ? 503 : 404);
+      res.end("app says no");
+    });
+    const s = await agent({
+      kubeAppProbers: JSON.stringify({ "/app-health/web/readyz": { httpGet: { path: "healthz", port: app } } }),
+    });
+    const r = await get(s.port, "/app-health/web/readyz", { "X-Probe": "kube", Host: `pod:${s.port}` });
+    assert.equal(r.status, 503);
+    assert.equal(r.body.toString(), "app says no");
+    assert.equal(seen["x-probe"], "kube");
+    assert.equal(seen.host, `pod:${app}`);
+    assert.equal(seen.connection, "close");
+    assert.equal(source, "127.0.0.6");
+    const missing = await get(s.port, "/app-health/other/readyz");
+    assert.equal(missing.status, 400);
+    assert.equal((await get(s.port, "/nothing")).status, 404);
+  });
+
+  it("answers 500 when the application cannot be reached, 200 for a TCP probe that connects", async () => {
+    const listening = net.createServer((c) => c.destroy());
+    await new Promise<void>((r) => listening.listen(0, "127.0.0.1", r));
+    open.push({ close: () => new Promise((r) => listening.close(r)) });
+    const up = (listening.address() as AddressInfo).port;
+    const closed = await fake(() => {});
+    const s = await agent({
+      kubeAppProbers: JSON.stringify({
+        "/app-health/a/livez": { tcpSocket: { port: up } },
+        "/app-health/b/livez": { httpGet: { port: 1 } },
+      }),
+    });
+    assert.equal((await get(s.port, "/app-health/a/livez")).status, 200);
+    assert.equal((await get(s.port, "/app-health/b/livez")).status, 500);
+    assert.ok(closed > 0);
+  });
+
+  it("stops probing the application when the kubelet goes away (no timeout given)", async () => {
+    let closed: () => void = () => {};
+    const appClosed = new Promise<void>((r) => {
+      closed = r;
+    });
+    const app = await fake((req) => req.socket.once("close", () => closed()));
+    const s = await agent({
+      kubeAppProbers: JSON.stringify({ "/app-health/slow/livez": { httpGet: { path: "/", port: app } } }),
+    });
+    const req = http.get({ host: "127.0.0.1", port: s.port, path: "/app-health/slow/livez", agent: false });
+    req.on("error", () => {});
+    setTimeout(() => req.destroy(), 100);
+    const timedOut = new Promise<string>((r) => setTimeout(() => r("still open"), 3000).unref());
+    assert.equal(await Promise.race([appClosed.then(() => "closed"), timedOut]), "closed");
+  });
+
+  it("is ready only once Envoy has its config and is live, then asks the agent's own check", async () => {
+    let stats = "cluster_manager.cds.update_success: 1\n";
+    let asked = 0;
+    const admin = await fake((req, res) => {
+      asked++;
+      assert.match(req.url ?? "", /^\/stats\?usedonly&filter=/);
+      res.end(stats);
+    });
+    let own: string | undefined = "agent not ready";
+    const s = await agent({ adminPort: admin, agentReady: () => own });
+    assert.equal((await get(s.port, "/healthz/ready")).status, 503);
+    assert.match((await s.isReady()) ?? "", /config not fully received from XDS server: cds updates: 1 successful/);
+    stats =
+      "cluster_manager.cds.update_success: 1\nlistener_manager.lds.update_success: 2\nserver.state: 0\nlistener_manager.workers_started: 1\n";
+    assert.equal(await s.isReady(), "agent not ready");
+    own = undefined;
+    assert.equal((await get(s.port, "/healthz/ready")).status, 200);
+    const before = asked;
+    stats = "";
+    assert.equal((await get(s.port, "/healthz/ready")).status, 200);
+    assert.equal(asked, before, "Envoy is not asked again once it has been ready");
+  });
+
+  it("merges agent, Envoy and application metrics and counts failed scrapes", async () => {
+    let appAccept = "";
+    const envoy = await fake((_req, res) => res.end("# TYPE envoy_x counter\nenvoy_x 1\n"));
+    const app = await fake((req, res) => {
+      appAccept = String(req.headers.accept);
+      res.setHeader("Content-Type", "application/openmetrics-text; version=1.0.0");
+      res.end("# TYPE app_y counter\napp_y_total 2\n# EOF\n");
+    });
+    const s = await agent({
+      envoyPrometheusPort: envoy,
+      nodeType: "sidecar",
+      prometheusAnnotations: JSON.stringify({ scrape: "true", port: String(app) }),
+    });
+    const r = await get(s.port, "/stats/prometheus", {
+      Accept: "application/vnd.google.protobuf;q=0.9,application/openmetrics-text;version=1.0.0;q=0.5,*/*;q=0.1",
+    });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers["content-type"], "application/openmetrics-text; version=1.0.0; charset=utf-8");
+    const body = r.body.toString();
+    assert.ok(body.indexOf("istio_agent_scrapes_total 1") < body.indexOf("envoy_x 1"));
+    assert.ok(body.indexOf("envoy_x 1") < body.indexOf("app_y_total 2"));
+    assert.ok(body.endsWith("# EOF\n"));
+    assert.equal(appAccept, "application/openmetrics-text; q=0.2; version=1.0.0, text/plain; q=0.1; version=0.0.4");
+
+    const broken = await agent({
+      envoyPrometheusPort: envoy,
+      nodeType: "sidecar",
+      prometheusAnnotations: JSON.stringify({ scrape: "true", port: "1" }),
+    });
+    const r2 = await get(broken.port, "/metrics");
+    assert.equal(r2.status, 200);
+    assert.match(r2.body.toString(), /istio_agent_scrape_failures_total\{type="application"\} 1/);
+    assert.equal(r2.headers["content-type"], "text/plain; version=0.0.4; charset=utf-8");
+  });
+
+  it("compresses a large page with zstd or gzip as asked", async () => {
+    const page = "# TYPE m counter\n".concat("m 1\n".repeat(5000));
+    const envoy = await fake((_req, res) => res.end(page));
+    const s = await agent({ envoyPrometheusPort: envoy });
+    const z = await get(s.port, "/stats/prometheus", { "Accept-Encoding": "gzip, zstd" });
+    assert.equal(z.headers["content-encoding"], "zstd");
+    assert.ok((await zstdDecompress(z.body)).toString().includes(page));
+    const g = await get(s.port, "/stats/prometheus", { "Accept-Encoding": "deflate, gzip;q=1.0, zstd;q=0.5" });
+    assert.equal(g.headers["content-encoding"], "gzip");
+    assert.ok(gunzipSync(g.body).toString().includes(page));
+    const plain = await get(s.port, "/stats/prometheus", { "Accept-Encoding": "br" });
+    assert.equal(plain.headers["content-encoding"], undefined);
+  });
+
+  it("takes /quitquitquit only as a POST from loopback", async () => {
+    const calls: string[] = [];
+    const s = await agent({ onQuit: (why) => calls.push(`quit ${why}`), disableDrain: () => calls.push("no drain") });
+    assert.equal((await get(s.port, "/quitquitquit")).status, 405);
+    const ok = await get(s.port, "/quitquitquit", {}, "POST");
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.toString(), "OK");
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(calls, ["no drain", "quit /quitquitquit called"]);
+    const remote = await agent({ remoteAddressOverride: "10.0.0.1", onQuit: () => calls.push("remote") });
+    assert.equal((await get(remote.port, "/quitquitquit", {}, "POST")).status, 403);
+    assert.equal(calls.length, 2);
+  });
+
+  it("redirects unclean paths as Go's ServeMux does and serves pprof's cmdline with profiling on", async () => {
+    const s = await agent({ enableProfiling: true });
+    const r = await get(s.port, "//debug/pprof/cmdline");
+    assert.equal(r.status, 301);
+    assert.equal(r.headers.location, "/debug/pprof/cmdline");
+    const c = await get(s.port, "/debug/pprof/cmdline");
+    assert.equal(c.status, 200);
+    assert.ok(c.body.toString().includes(process.argv[1]));
+    const off = await agent({});
+    assert.equal((await get(off.port, "/debug/pprof/cmdline")).status, 404);
+  });
+});

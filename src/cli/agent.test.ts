@@ -1,0 +1,98 @@
+/**
+ * `meshinject agent` as a user meets it: bad input gives one line on stderr and exit 1, never a
+ * stack trace; `agent bootstrap` prints the bootstrap the agent would write, starting nothing.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { repoRoot } from "../../test/meshinject-cli.js";
+import { splitOwnFlags } from "./agent.js";
+
+const root = mkdtempSync(join(tmpdir(), "meshinject-agent-cli-"));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const POD = { POD_NAME: "web-1", POD_NAMESPACE: "shop", INSTANCE_IP: "10.0.0.5", PATH: process.env.PATH ?? "" };
+
+function agent(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "agent", ...args, "--root", root], {
+    cwd: repoRoot,
+    env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function oneLineError(r: { code: number | null; stderr: string }, pattern: RegExp) {
+  assert.equal(r.code, 1);
+  const lines = r.stderr.trim().split("\n");
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0] as string, pattern);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+}
+
+describe("meshinject agent", () => {
+  it("refuses an unparsable PROXY_CONFIG in one line", () => {
+    const r = agent(["proxy", "sidecar"], { ...POD, PROXY_CONFIG: "{drainDuration: [" });
+    oneLineError(r, /^meshinject agent: .*PROXY_CONFIG/);
+  });
+
+  it("refuses a missing Envoy binary in one line", () => {
+    const r = agent(["proxy", "sidecar", "--status-host", "127.0.0.1"], {
+      ...POD,
+      PROXY_CONFIG: `{"statusPort": ${40000 + (process.pid % 20000)}, "binaryPath": "/nowhere/envoy"}`,
+    });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /meshinject agent: cannot start Envoy .*\/nowhere\/envoy: no such file\n$/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  });
+
+  it("reports a status port in use in one line", async () => {
+    const { createServer } = await import("node:net");
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const r = agent(["proxy", "--status-host", "127.0.0.1"], { ...POD, PROXY_CONFIG: `{"statusPort": ${port}}` });
+      oneLineError(r, new RegExp(`status server on port ${port}: .*EADDRINUSE`));
+    } finally {
+      busy.close();
+    }
+  });
+
+  it("needs POD_NAME and POD_NAMESPACE", () => {
+    oneLineError(agent(["proxy"], { PATH: POD.PATH }), /env POD_NAME is not set/);
+  });
+
+  it("refuses what pilot-agent refuses", () => {
+    oneLineError(agent(["proxy", "gateway"], POD), /Invalid proxy Type: gateway/);
+    oneLineError(agent(["proxy", "--concurrency=two"], POD), /--concurrency/);
+    oneLineError(agent(["proxy", "--log_output_level=default:loud"], POD), /invalid output level "loud"/);
+  });
+
+  it("prints the bootstrap it would write, from the built-in template", () => {
+    const r = agent(["bootstrap", "sidecar", "--domain", "shop.svc.cluster.local"], {
+      ...POD,
+      ISTIO_META_CLUSTER_ID: "east",
+      ISTIO_METAJSON_LABELS: '{"app":"web"}',
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const b = JSON.parse(r.stdout);
+    assert.equal(b.node.id, "sidecar~10.0.0.5~web-1.shop~shop.svc.cluster.local");
+    assert.equal(b.node.cluster, "web.shop");
+    assert.equal(b.node.metadata.CLUSTER_ID, "east");
+    assert.equal(b.node.metadata.NAMESPACE, "shop");
+    assert.equal(b.admin.address.socket_address.port_value, 15000);
+  });
+
+  it("keeps --root and --status-host for itself", () => {
+    assert.deepEqual(splitOwnFlags(["--domain", "d", "--root=/r", "--status-host", "127.0.0.1"]), {
+      root: "/r",
+      statusHost: "127.0.0.1",
+      rest: ["--domain", "d"],
+    });
+  });
+});

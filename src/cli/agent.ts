@@ -1,0 +1,102 @@
+/**
+ * `meshinject agent`: the sidecar's own process, in place of Istio's pilot-agent.
+ *   meshinject agent proxy [sidecar|router] [pilot-agent's flags] [--root DIR]
+ *   meshinject agent bootstrap [the same]     prints Envoy's bootstrap, starts nothing
+ * The arguments are read as pilot-agent reads them (pflag syntax, unknown flags accepted), so the
+ * injected istio-proxy container's command line works unchanged; `--root` (ours) is where
+ * pilot-agent's paths resolve (default `/`). Errors are one line and exit 1; otherwise the exit code
+ * is Envoy's when it exits by itself, 0 after a SIGTERM drain.
+ */
+import { resolve } from "node:path";
+import { EnvoyStartError } from "../agent/envoy/supervisor.js";
+import { ComponentStartError } from "../agent/process/component.js";
+import { isAgentStartError, prepareAgent, renderAgentBootstrap, runAgent } from "../agent/process/runtime.js";
+
+export const AGENT_USAGE = `usage: meshinject agent proxy [sidecar|router] [flags] [--root DIR]
+       meshinject agent bootstrap [sidecar|router] [flags] [--root DIR]
+
+Runs (proxy) or shows (bootstrap) what Istio's pilot-agent runs in the istio-proxy container:
+the Envoy bootstrap written to <configPath>/envoy-rev.json, then Envoy (ProxyConfig.binaryPath)
+supervised and drained on SIGTERM. Flags are pilot-agent's (--domain, --proxyLogLevel,
+--proxyComponentLogLevel, --log_output_level, --log_as_json, --concurrency, --meshConfig,
+--serviceCluster, --templateFile, --outlierLogPath, --stsPort; others are accepted and ignored).
+The environment is pilot-agent's (POD_NAME, POD_NAMESPACE, INSTANCE_IP, SERVICE_ACCOUNT,
+PROXY_CONFIG, ISTIO_META_*, ISTIO_METAJSON_*, ...); the pod's files are read under --root
+(default /): ./etc/istio/pod/annotations and labels, the mesh config, the bootstrap template.
+--status-host ADDR: where the status server listens (default every interface, as pilot-agent).
+`;
+
+/** Our own flags, split off pilot-agent's arguments: `--root DIR` and `--status-host ADDR`. */
+export function splitOwnFlags(args: readonly string[]): { root: string; statusHost?: string; rest: string[] } {
+  const rest: string[] = [];
+  const own: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const name = ["--root", "--status-host"].find((f) => a === f || a.startsWith(`${f}=`));
+    if (name === undefined) {
+      rest.push(a);
+      continue;
+    }
+    let value = a.slice(name.length + 1);
+    if (a === name) {
+      const next = args[i + 1];
+      if (next === undefined) throw new AgentCliError(`${name} needs a value`);
+      value = next;
+      i++;
+    }
+    own[name] = value;
+  }
+  return { root: resolve(own["--root"] ?? "/"), statusHost: own["--status-host"], rest };
+}
+
+export class AgentCliError extends Error {
+  override name = "AgentCliError";
+}
+
+export interface AgentCliIO {
+  env: Readonly<Record<string, string>>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const PROCESS_IO: AgentCliIO = {
+  env: process.env as Record<string, string>,
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+};
+
+/** Runs `meshinject agent ...` (args after `agent`); resolves with the exit code. */
+export async function agentCommand(args: readonly string[], io: AgentCliIO = PROCESS_IO): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
+    io.stdout(AGENT_USAGE);
+    return sub === undefined ? 1 : 0;
+  }
+  try {
+    const { root, statusHost, rest: agentArgs } = splitOwnFlags(rest);
+    if (sub === "bootstrap") {
+      io.stdout(await renderAgentBootstrap({ args: ["proxy", ...agentArgs], env: io.env, root }));
+      return 0;
+    }
+    if (sub !== "proxy") throw new AgentCliError(`unknown agent command ${JSON.stringify(sub)} (proxy or bootstrap)`);
+    const runtime = await prepareAgent({
+      args: ["proxy", ...agentArgs],
+      env: io.env,
+      root,
+      statusHost,
+      writeLog: io.stderr,
+    });
+    return await runAgent(runtime);
+  } catch (e) {
+    if (
+      e instanceof AgentCliError ||
+      e instanceof EnvoyStartError ||
+      e instanceof ComponentStartError ||
+      isAgentStartError(e)
+    ) {
+      io.stderr(`meshinject agent: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
