@@ -5,7 +5,7 @@
  * with the golden part (made into a Pod the same way) as typed JSON after the Go test's
  * normalisation. Each injected pod is then sent again: the answer must leave it as it is (fixed point).
  *
- * The webhook is reached through a {@link TransportFactory}: in-process `review()` by default; an
+ * The webhook is reached through a {@link TransportFactory}: in-process `reviewBody()` by default; an
  * HTTPS client of a running server plugs in the same way (one server per case settings).
  */
 
@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from "node:util";
 import { applyPatch } from "../../src/kube/json-patch.js";
 import { marshalTyped } from "../../src/kube/typed.js";
 import { readYaml } from "../../src/kube/yaml.js";
-import { review, type WebhookState } from "../../src/webhook/admission.js";
+import { reviewBody, type WebhookState } from "../../src/webhook/admission.js";
 import { podCreationReview } from "../../src/webhook/admission-request.js";
 import type { NamespaceLike } from "../../src/webhook/openshift.js";
 import { type Failure, type KindOptions, type KindResult, shown } from "../result.js";
@@ -39,9 +39,9 @@ export type TransportFactory = (state: WebhookState, caseDir: string) => Promise
 
 const INJECT_PATH = "/inject";
 
-/** The webhook called in-process: the same `review()` the server runs, through JSON text both ways. */
+/** The webhook called in-process: the same `reviewBody()` the server runs, through JSON text both ways. */
 export const inProcessTransport: TransportFactory = async (state) => ({
-  send: async (json) => JSON.stringify(review(JSON.parse(json), INJECT_PATH, state).response),
+  send: async (json) => JSON.stringify(reviewBody(JSON.parse(json), INJECT_PATH, state).response),
   close: async () => {},
 });
 

@@ -26,7 +26,7 @@ import { oneLine } from "../kube/one-line.js";
 import { marshalTyped } from "../kube/typed.js";
 import { deployMetaFromPod } from "../kube/workloads.js";
 import { podProxyConfig } from "../mesh/index.js";
-import { readPodRequest, reviewEnvelope } from "./admission-request.js";
+import { type BadRequest, type PodRequest, readPodRequest, reviewEnvelope } from "./admission-request.js";
 import { dropSidecarUserMatchingApp, type NamespaceLike, proxyIds } from "./openshift.js";
 import type { Outcome } from "./outcome.js";
 
@@ -79,17 +79,23 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** Answers one AdmissionReview; `path` is the request path (`/inject/cluster/X/net/Y`...). Never throws. */
-export function review(body: unknown, path: string, state: WebhookState): ReviewResult {
+function deny(apiVersion: string, uid: string, message: string, outcome: Outcome, pod = ""): ReviewResult {
+  return { response: reviewEnvelope(apiVersion, { uid, allowed: false, status: { message } }), outcome, pod };
+}
+
+/** The answer to a body that is no usable review: `allowed: false` with the reason. */
+export function refuseBadRequest(request: BadRequest): ReviewResult {
+  return deny(request.apiVersion, request.uid, request.reason, { kind: "invalid", reason: request.reason });
+}
+
+/** Answers one AdmissionReview body (parsed JSON, not yet read): {@link review} once it is read. */
+export function reviewBody(body: unknown, path: string, state: WebhookState): ReviewResult {
   const request = readPodRequest(body);
-  const deny = (apiVersion: string, uid: string, message: string, outcome: Outcome, pod = ""): ReviewResult => ({
-    response: reviewEnvelope(apiVersion, { uid, allowed: false, status: { message } }),
-    outcome,
-    pod,
-  });
-  if (!request.ok) {
-    return deny(request.apiVersion, request.uid, request.reason, { kind: "invalid", reason: request.reason });
-  }
+  return request.ok ? review(request, path, state) : refuseBadRequest(request);
+}
+
+/** Answers one review request; `path` is the request path (`/inject/cluster/X/net/Y`...). Never throws. */
+export function review(request: PodRequest, path: string, state: WebhookState): ReviewResult {
   const { apiVersion, uid } = request;
 
   let original: Pod;
