@@ -40,6 +40,7 @@ export interface ServeCliOptions {
   shutdownTimeout: string;
   shutdownDelay: string;
   maxBufferedBytes: string;
+  maxConnections: string;
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -204,6 +205,9 @@ export function curlHint(port: number, example: string | undefined): string {
   return `curl -k -H 'Content-Type: application/json' --data ${data} https://127.0.0.1:${port}/inject`;
 }
 
+/** After --shutdown-delay + --shutdown-timeout, how long the process may take to stop before it exits anyway (ms). */
+const SHUTDOWN_GRACE_MS = 3000;
+
 export async function runServe(opts: ServeCliOptions): Promise<void> {
   if (!isLogLevel(opts.logLevel)) {
     throw new ServeError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(opts.logLevel)}`);
@@ -239,6 +243,7 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
       shutdownTimeoutMs: integer(opts.shutdownTimeout, "--shutdown-timeout", 0, 3_600_000),
       drainDelayMs: integer(opts.shutdownDelay, "--shutdown-delay", 0, 3_600_000),
       maxBufferedBytes: integer(opts.maxBufferedBytes, "--max-buffered-bytes", 1024, 2 ** 40),
+      maxConnections: integer(opts.maxConnections, "--max-connections", 0, 1_000_000),
     },
     logger,
   };
@@ -263,6 +268,15 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
       }
       stopping = true;
       logger.info({ signal }, "signal received");
+      // close() destroys what is left after the timeout; should anything still hold the process
+      // (a library's handle), leave anyway a little later.
+      const limits = options.limits ?? {};
+      const bound = (limits.drainDelayMs ?? 0) + (limits.shutdownTimeoutMs ?? 0) + SHUTDOWN_GRACE_MS;
+      setTimeout(() => {
+        logger.error({ afterMs: bound }, "shutdown did not finish: exiting now");
+        logger.flush();
+        process.exit(1);
+      }, bound).unref();
       server.close().then(resolve, (e: unknown) => {
         logger.error({ err: e }, "error while shutting down");
         resolve();
@@ -328,6 +342,11 @@ export function registerServe(program: Command): void {
       "large request bodies (over 256 KiB) held in memory at once; past it they wait unread (meshinject_request_bodies_waiting); ordinary pods never wait",
       String(32 * 1024 * 1024),
     )
+    .option(
+      "--max-connections <n>",
+      "TCP connections open at once on the HTTPS port; more are closed at once (meshinject_connections_dropped_total); 0: no cap",
+      "1000",
+    )
     .addHelpText("after", SERVE_HELP)
     .action(runServe);
 }
@@ -354,7 +373,8 @@ or from --namespace-source FILE (Namespace YAML, a List, or a stream). A failed 
 uses 1337; it never fails the admission.
 
 SIGTERM/SIGINT: answer on for --shutdown-delay (telling clients to reconnect elsewhere), then stop
-accepting, finish requests in flight (at most --shutdown-timeout), exit 0.
+accepting, finish requests in flight (at most --shutdown-timeout), close every connection left
+(including ones that never finished a TLS handshake), exit 0.
 
 Try it (without certificate flags, serve logs a curl command that works from any folder):
   meshinject serve --port 9443

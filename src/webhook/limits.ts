@@ -35,6 +35,12 @@ export interface Limits {
   maxBufferedBytes: number;
   /** Bodies up to this size (declared) are read at once, outside the budget: ordinary pods never wait. */
   smallBodyBytes: number;
+  /**
+   * TCP connections open at once on the HTTPS port (0: no cap); more are closed as soon as they are
+   * accepted. Keep it under the process's descriptor limit (`ulimit -n`) minus what files and the
+   * metrics port need. The API server keeps a few connections per replica.
+   */
+  maxConnections: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -46,6 +52,7 @@ export const DEFAULT_LIMITS: Limits = {
   drainDelayMs: 0,
   maxBufferedBytes: 32 * 1024 * 1024,
   smallBodyBytes: 256 * 1024,
+  maxConnections: 1000,
 };
 
 /** A request refused by a limit: the HTTP status and a one-line message for the client. */

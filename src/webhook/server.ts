@@ -19,7 +19,6 @@ import {
   type ServerResponse,
 } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
-import type { Socket } from "node:net";
 import type { WebhookState } from "./admission.js";
 import { BodyBudget } from "./body-budget.js";
 import {
@@ -31,6 +30,7 @@ import {
   revisionMismatchMessage,
   type StateSettings,
 } from "./config-watch.js";
+import { manageConnections } from "./connections.js";
 import { isHealthPath, serveHealth } from "./health.js";
 import { createInjectHandler } from "./inject-handler.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
@@ -203,6 +203,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const readiness = {
     notReadyReason: () => (shuttingDown ? "shutting down" : undefined),
   };
+  const connections = manageConnections(server, { maxConnections: limits.maxConnections, logger, metrics });
   const serveInject = createInjectHandler({
     limits,
     logger,
@@ -249,29 +250,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     } catch (e) {
       fail(e);
     }
-  });
-
-  server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
-    const code = err.code ?? "";
-    const status =
-      code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? 408
-        : code === "HPE_HEADER_OVERFLOW"
-          ? 431
-          : code === "ECONNRESET"
-            ? 0
-            : 400;
-    if (status === 408) logger.warn({ remote: socket.remoteAddress }, "request timed out (slow client)");
-    else logger.debug({ err, remote: socket.remoteAddress }, "client error");
-    if (status !== 0 && socket.writable) {
-      socket.end(
-        `HTTP/1.1 ${status} ${status === 408 ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request"}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
-      );
-    }
-    socket.destroySoon();
-  });
-  server.on("tlsClientError", (err, socket) => {
-    logger.debug({ err: err.message, remote: socket.remoteAddress }, "TLS handshake failed");
   });
 
   const port = await listen(server, options.port ?? DEFAULT_PORT, options.host);
@@ -324,6 +302,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const close = shutdownOf({
     server,
     metricsServer,
+    connections,
     watches,
     inFlight,
     limits,

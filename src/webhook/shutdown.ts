@@ -1,12 +1,15 @@
 /**
  * Graceful shutdown: lame duck for `drainDelayMs` (every answer says `connection: close`, /readyz
  * fails), then stop accepting, close idle connections, let requests in flight finish for at most
- * `shutdownTimeoutMs`, then close whatever is left; the metrics listener last.
+ * `shutdownTimeoutMs`, then destroy every connection left — in a request, idle, or one that never
+ * finished its TLS handshake (node's closeAllConnections() knows only HTTP connections, and
+ * server.close() waits for all) — so the process can exit; the metrics listener last.
  */
 
 import type { Server as HttpServer, ServerResponse } from "node:http";
 import type { Server as HttpsServer } from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Connections } from "./connections.js";
 import type { FileWatch } from "./file-watch.js";
 import type { Limits } from "./limits.js";
 import type { Logger } from "./logging.js";
@@ -14,6 +17,7 @@ import type { Logger } from "./logging.js";
 export interface ShutdownParts {
   server: HttpsServer;
   metricsServer: HttpServer | undefined;
+  connections: Connections;
   watches: readonly FileWatch[];
   /** Responses not yet closed (for the log lines). */
   inFlight: ReadonlySet<ServerResponse>;
@@ -42,8 +46,12 @@ export function shutdownOf(parts: ShutdownParts): () => Promise<void> {
       server.closeIdleConnections();
       // Keep-alive connections that finish a request are closed by the `connection: close` answer.
       const timer = setTimeout(() => {
-        logger.warn({ inFlight: inFlight.size }, "shutdown timeout: closing remaining connections");
+        logger.warn(
+          { inFlight: inFlight.size, connections: parts.connections.open },
+          "shutdown timeout: closing remaining connections",
+        );
         server.closeAllConnections();
+        parts.connections.destroyAll();
       }, limits.shutdownTimeoutMs);
       await closed;
       clearTimeout(timer);
