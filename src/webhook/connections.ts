@@ -13,10 +13,14 @@
  * - At most `maxConnections` are open at once; node closes those past it as soon as they are
  *   accepted ('drop', counted and logged).
  * - On shutdown, {@link Connections.destroyAll} closes whatever is left, handshaken or not.
+ * - `CONNECT` (which node:http hands over as a raw socket, closed unanswered when nobody listens)
+ *   gets a 405 naming POST like every other method.
  */
 
+import type { IncomingMessage } from "node:http";
 import type { Server as HttpsServer } from "node:https";
 import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import type { TLSSocket } from "node:tls";
 import type { Logger } from "./logging.js";
 import type { WebhookMetrics } from "./metrics.js";
@@ -33,6 +37,7 @@ export interface Connections {
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
+  405: "Method Not Allowed",
   408: "Request Timeout",
   431: "Request Header Fields Too Large",
 };
@@ -43,6 +48,29 @@ function clientErrorStatus(code: string): number {
   if (code === "HPE_HEADER_OVERFLOW") return 431;
   if (code === "ECONNRESET") return 0;
   return 400;
+}
+
+/** Writes a short answer on a socket outside node:http's response handling, then closes it. */
+function answerRaw(socket: Duplex, status: number, headers: string, body = ""): void {
+  socket.on("error", () => {});
+  if (socket.writable) {
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${headers}Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  if (typeof (socket as Socket).destroySoon === "function") (socket as Socket).destroySoon();
+  setTimeout(() => socket.destroy(), ERROR_ANSWER_GRACE_MS).unref();
+}
+
+/** Answers a CONNECT request (node:http's 'connect' event): 405, only POST is served. */
+export function refuseConnect(req: IncomingMessage, socket: Duplex, logger: Logger): void {
+  logger.debug({ method: req.method, target: req.url, remote: req.socket.remoteAddress }, "CONNECT refused");
+  answerRaw(
+    socket,
+    405,
+    "Allow: POST\r\nContent-Type: text/plain; charset=utf-8\r\n",
+    `method ${req.method} not allowed, use POST\n`,
+  );
 }
 
 /** Installs the connection handling on `server` (before it listens). */
@@ -88,13 +116,8 @@ export function manageConnections(
     const status = clientErrorStatus(err.code ?? "");
     if (status === 408) logger.warn({ remote: socket.remoteAddress }, "request timed out (slow client)");
     else logger.debug({ err, remote: socket.remoteAddress }, "client error");
-    if (status !== 0 && socket.writable) {
-      socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      socket.destroySoon();
-      setTimeout(() => socket.destroy(), ERROR_ANSWER_GRACE_MS).unref();
-    } else {
-      socket.destroy();
-    }
+    if (status !== 0) answerRaw(socket, status, "");
+    else socket.destroy();
   });
 
   return {

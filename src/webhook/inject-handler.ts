@@ -1,7 +1,8 @@
 /**
  * POST /inject (and Istio's `/inject/cluster/X/net/Y/:ENV=value` paths): one AdmissionReview in,
  * one out. The request goes: count it → check the method, content-type and declared length (405,
- * 415, 413) → wait for room in the body budget if the body is large → read it within the limit
+ * 415, 413) → wait for room in the body budget if the body is large → `100 Continue` if the
+ * client asked for it (a refused body gets its final status instead) → read it within the limit
  * (413, 400) → JSON.parse once → read the review's request once → (OpenShift) look up the pod's
  * Namespace → review() → 200 with the AdmissionReview.
  *
@@ -18,6 +19,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ReviewResult, refuseBadRequest, review, type WebhookState } from "./admission.js";
 import { ADMISSION_V1, type PodRequest, readPodRequest, reviewEnvelope } from "./admission-request.js";
 import type { BodyBudget, Release } from "./body-budget.js";
+import { discardBody, expectsContinue } from "./discard-body.js";
 import { AbortedError, bodyReservation, checkHeaders, LimitError, type Limits, readBody } from "./limits.js";
 import type { Logger } from "./logging.js";
 import type { ServerFailureReason, WebhookMetrics } from "./metrics.js";
@@ -61,11 +63,23 @@ export type InjectHandler = (req: IncomingMessage, res: ServerResponse, path: st
 export function createInjectHandler(ctx: InjectContext): InjectHandler {
   const { limits, logger, metrics, bodyBudget } = ctx;
 
-  function reply(res: ServerResponse, status: number, body: string, contentType: string, close = false): void {
-    send(res, status, body, contentType, close || ctx.shuttingDown());
+  function reply(
+    res: ServerResponse,
+    status: number,
+    body: string,
+    contentType: string,
+    close = false,
+    endWhen?: Promise<void>,
+  ): void {
+    send(res, status, body, contentType, close || ctx.shuttingDown(), endWhen);
   }
 
-  /** Refuses a request before review (415, 413, 400, 405), counts it, and drops an unread body. */
+  /**
+   * Refuses a request before review (415, 413, 400, 405) and counts it. A body not read yet is read
+   * and dropped while the answer goes out (see discard-body.ts), so a client still uploading gets
+   * the answer instead of a reset. A client that asked `Expect: 100-continue` was never told to send
+   * its body: it gets the final status at once, and the connection closes after it.
+   */
   function reject(
     req: IncomingMessage,
     res: ServerResponse,
@@ -77,11 +91,9 @@ export function createInjectHandler(ctx: InjectContext): InjectHandler {
   ): void {
     metrics.recordRejected(reason, seconds(started));
     logger.warn({ path: req.url, status, reason, remote: req.socket.remoteAddress }, message);
-    reply(res, status, `${message}\n`, TEXT, bodyUnread);
-    if (bodyUnread) {
-      // Do not read (or let node:http drain) the rest of the body: close once the answer is out.
-      res.once("finish", () => req.socket.destroySoon());
-    }
+    const awaitingContinue = expectsContinue(req);
+    const drained = bodyUnread && !awaitingContinue ? discardBody(req, limits) : undefined;
+    reply(res, status, `${message}\n`, TEXT, awaitingContinue, drained);
   }
 
   /**
@@ -212,6 +224,7 @@ export function createInjectHandler(ctx: InjectContext): InjectHandler {
     try {
       checkHeaders(req, limits);
       release = await reserveBody(req);
+      if (expectsContinue(req)) res.writeContinue();
       body = await readBody(req, limits);
     } catch (e) {
       release?.();

@@ -3,7 +3,8 @@
  * small JSON bodies quickly; anything else is refused early, before it costs memory or a socket:
  *   - a content-type other than JSON → 415 (checked before any byte of the body is read);
  *   - a body over `maxBodyBytes` → 413, from `content-length` when given, otherwise while counting
- *     the streamed bytes; the rest is never read (the connection is closed);
+ *     the streamed bytes; the rest is read and dropped within `discardBytes`/`discardMs` so the
+ *     client sees the answer (discard-body.ts);
  *   - an empty body → 400;
  *   - header and whole-request timeouts against slow clients (node:http's headersTimeout and
  *     requestTimeout, set by the server from these values).
@@ -41,6 +42,10 @@ export interface Limits {
    * metrics port need. The API server keeps a few connections per replica.
    */
   maxConnections: number;
+  /** A refused body (413, 415, 405) is read and dropped up to this many bytes, then the connection is cut. */
+  discardBytes: number;
+  /** ...and for at most this long (ms). */
+  discardMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -53,6 +58,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxBufferedBytes: 32 * 1024 * 1024,
   smallBodyBytes: 256 * 1024,
   maxConnections: 1000,
+  discardBytes: 64 * 1024 * 1024,
+  discardMs: 5000,
 };
 
 /** A request refused by a limit: the HTTP status and a one-line message for the client. */

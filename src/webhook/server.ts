@@ -19,6 +19,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { Duplex } from "node:stream";
 import type { WebhookState } from "./admission.js";
 import { BodyBudget } from "./body-budget.js";
 import {
@@ -30,7 +31,8 @@ import {
   revisionMismatchMessage,
   type StateSettings,
 } from "./config-watch.js";
-import { manageConnections } from "./connections.js";
+import { manageConnections, refuseConnect } from "./connections.js";
+import { expectsContinue } from "./discard-body.js";
 import { isHealthPath, serveHealth } from "./health.js";
 import { createInjectHandler } from "./inject-handler.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
@@ -214,7 +216,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     shuttingDown: () => shuttingDown,
   });
 
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  /** Every request; also those sent with `Expect: 100-continue` ('checkContinue'): see discard-body.ts. */
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     inFlight.add(res);
     res.once("close", () => {
@@ -226,7 +229,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     req.on("error", () => {}); // reported through readBody; never an uncaught 'error'
     res.on("error", (e) => logger.debug({ err: e }, "response write failed"));
-    const reply = (status: number, body: string, close = false) => send(res, status, body, TEXT, close || shuttingDown);
+    // A client waiting for `100 Continue` is not told to send a body the route will not read.
+    const awaitingContinue = expectsContinue(req);
+    const reply = (status: number, body: string, close = false) =>
+      send(res, status, body, TEXT, close || shuttingDown || awaitingContinue);
     const fail = (e: unknown) => {
       logger.error({ err: e, path: req.url }, "internal error");
       metrics.recordRejected("internal_error", seconds(started));
@@ -241,6 +247,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       if (path === undefined) {
         reply(400, "malformed percent-encoding in the request path\n");
       } else if (isHealthPath(path)) {
+        if (awaitingContinue) res.writeContinue();
         serveHealth(path, req, res, readiness);
       } else if (path === "/inject" || path.startsWith("/inject/")) {
         serveInject(req, res, path, started).catch(fail);
@@ -250,7 +257,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     } catch (e) {
       fail(e);
     }
-  });
+  };
+  server.on("request", onRequest);
+  server.on("checkContinue", onRequest);
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => refuseConnect(req, socket, logger));
 
   const port = await listen(server, options.port ?? DEFAULT_PORT, options.host);
   server.on("error", (e) => logger.error({ err: e }, "HTTPS server error"));
