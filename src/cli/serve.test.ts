@@ -129,6 +129,8 @@ describe("meshinject serve", () => {
       [["--native-sidecars", "maybe"], /--native-sidecars must be on, off or auto/],
       [["--port", "70000"], /--port must be an integer/],
       [["--max-connections", "-1"], /--max-connections must be an integer/],
+      [["--tls-cipher-suites", "TLS_NOPE"], /--tls-cipher-suites: unknown cipher suite "TLS_NOPE"/],
+      [["--tls-min-version", "VersionTLS10"], /--tls-min-version must be VersionTLS12 or VersionTLS13/],
       [["--tls-cert-file", "x.pem"], /--tls-cert-file and --tls-key-file go together/],
       [["--config-dir", "/nonexistent/meshinject"], /cannot read \/nonexistent\/meshinject\/config/],
       [["--platform", "gcp"], /--platform must be openshift/],

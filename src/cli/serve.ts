@@ -15,6 +15,13 @@ import { createLogger, isLogLevel, LOG_LEVELS } from "../webhook/logging.js";
 import { inClusterNamespaces } from "../webhook/namespaces.js";
 import type { NamespaceLike } from "../webhook/openshift.js";
 import { DEFAULT_METRICS_PORT, DEFAULT_PORT, type ServerOptions, startServer } from "../webhook/server.js";
+import {
+  DEFAULT_CIPHER_SUITES,
+  parseCipherSuites,
+  parseTlsMinVersion,
+  type TlsPolicy,
+  TlsPolicyError,
+} from "../webhook/tls-policy.js";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
 export interface ServeCliOptions {
@@ -41,6 +48,8 @@ export interface ServeCliOptions {
   shutdownDelay: string;
   maxBufferedBytes: string;
   maxConnections: string;
+  tlsCipherSuites?: string;
+  tlsMinVersion: string;
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -121,6 +130,19 @@ function tlsFiles(opts: ServeCliOptions): ServerOptions["tls"] {
   return opts.tlsCertFile !== undefined && opts.tlsKeyFile !== undefined
     ? { certFile: opts.tlsCertFile, keyFile: opts.tlsKeyFile }
     : undefined;
+}
+
+/** The TLS versions and suites from --tls-min-version and --tls-cipher-suites. */
+function tlsPolicy(opts: ServeCliOptions): TlsPolicy {
+  try {
+    return {
+      minVersion: parseTlsMinVersion(opts.tlsMinVersion),
+      cipherSuites:
+        opts.tlsCipherSuites === undefined ? DEFAULT_CIPHER_SUITES : parseCipherSuites(opts.tlsCipherSuites),
+    };
+  } catch (e) {
+    throw e instanceof TlsPolicyError ? new ServeError(e.message) : e;
+  }
 }
 
 /** The generated certificate's names: loopback, and the webhook Service's DNS names. */
@@ -227,6 +249,7 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
     ...(opts.host === undefined ? {} : { host: opts.host }),
     ...(opts.metricsHost === undefined ? {} : { metricsHost: opts.metricsHost }),
     ...(tls === undefined ? { selfSignedHosts: selfSignedHosts(opts) } : { tls }),
+    tlsPolicy: tlsPolicy(opts),
     config: {
       ...(opts.configDir === undefined ? {} : { configDir: opts.configDir }),
       ...(opts.injectConfigFile === undefined ? {} : { injectConfigFile: opts.injectConfigFile }),
@@ -302,6 +325,11 @@ export function registerServe(program: Command): void {
     .option("--cert-dir <dir>", "folder with tls.crt and tls.key (a kubernetes.io/tls Secret volume)")
     .option("--tls-cert-file <file>", "serving certificate (PEM, chain allowed)")
     .option("--tls-key-file <file>", "its private key (PEM)")
+    .option("--tls-min-version <version>", "lowest TLS version accepted: VersionTLS12 or VersionTLS13", "VersionTLS12")
+    .option(
+      "--tls-cipher-suites <names>",
+      "TLS 1.2 cipher suites, comma-separated IANA names (default: ECDHE with AES-GCM or ChaCha20-Poly1305, as Kubernetes)",
+    )
     .option("--config-dir <dir>", "ConfigMap volume with files config, values and (optionally) mesh")
     .option(
       "--injectConfigFile <file>",
@@ -352,7 +380,8 @@ export function registerServe(program: Command): void {
 }
 
 const SERVE_HELP = `
-Serves POST /inject (and Istio's /inject/cluster/X/net/Y/:ENV=value form) over HTTPS (TLS 1.2+),
+Serves POST /inject (and Istio's /inject/cluster/X/net/Y/:ENV=value form) over HTTPS (TLS 1.2+; TLS 1.2
+only with ECDHE + AES-GCM/ChaCha20 suites unless --tls-cipher-suites says otherwise),
 /healthz and /readyz on the same port, and Prometheus /metrics over plain HTTP on --metrics-port.
 
 Configuration: --config-dir is a ConfigMap volume with files config and values (ConfigMap

@@ -10,7 +10,8 @@ import { type ConfigFiles, configPaths, type LoadedConfig, type StateSettings, w
 import type { FileWatch } from "./file-watch.js";
 import type { Logger } from "./logging.js";
 import type { WebhookMetrics } from "./metrics.js";
-import { type CheckedPair, type TlsFiles, watchCertificate } from "./tls.js";
+import { type CheckedPair, PAIR_RETRY, type TlsFiles, watchCertificate } from "./tls.js";
+import type { TlsPolicy } from "./tls-policy.js";
 
 export interface ReloadOptions {
   server: HttpsServer;
@@ -24,6 +25,8 @@ export interface ReloadOptions {
   metrics: WebhookMetrics;
   logger: Logger;
   intervalMs: number;
+  /** The TLS versions and suites a reloaded certificate is served with. */
+  tlsPolicy: TlsPolicy;
   /** A new configuration is active. */
   onConfig(state: WebhookState): void;
 }
@@ -59,6 +62,8 @@ export function watchReloads(o: ReloadOptions): FileWatch[] {
           },
         },
         o.intervalMs,
+        PAIR_RETRY,
+        o.tlsPolicy,
       ),
     );
   }

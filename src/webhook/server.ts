@@ -45,6 +45,7 @@ import { watchReloads } from "./reloads.js";
 import { seconds, send, TEXT } from "./respond.js";
 import { shutdownOf } from "./shutdown.js";
 import { type CheckedPair, checkPair, TlsError, type TlsFiles, type TlsPair } from "./tls.js";
+import { DEFAULT_TLS_POLICY, type TlsPolicy } from "./tls-policy.js";
 import { selfSignedCertificate } from "./tls-self-signed.js";
 
 /** Istio's ports: the injection webhook on istiod's 15017, its metrics on 15014. */
@@ -64,6 +65,8 @@ export interface ServerOptions {
    * generated self-signed certificate for `selfSignedHosts`.
    */
   tls?: TlsFiles | TlsPair;
+  /** TLS versions and TLS 1.2 cipher suites accepted (default: Kubernetes' defaults, see tls-policy.ts). */
+  tlsPolicy?: TlsPolicy;
   /** DNS names and IPs of the generated certificate. Default localhost, 127.0.0.1, ::1. */
   selfSignedHosts?: readonly string[];
   /** The configuration files; undefined or empty for the built-in default. */
@@ -166,13 +169,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   // --- certificate ---
+  const tlsPolicy = options.tlsPolicy ?? DEFAULT_TLS_POLICY;
   let generatedCertificate: TlsPair | undefined;
   let pair: CheckedPair;
   if (options.tls === undefined) {
     generatedCertificate = selfSignedCertificate({
       hosts: options.selfSignedHosts ?? ["localhost", "127.0.0.1", "::1"],
     });
-    pair = checkPair(generatedCertificate, "generated certificate");
+    pair = checkPair(generatedCertificate, "generated certificate", new Date(), tlsPolicy);
   } else if (isTlsFiles(options.tls)) {
     const { certFile, keyFile } = options.tls;
     const read = (path: string, what: string) =>
@@ -182,9 +186,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pair = checkPair(
       { cert: await read(certFile, "certificate"), key: await read(keyFile, "key") },
       `${certFile} + ${keyFile}`,
+      new Date(),
+      tlsPolicy,
     );
   } else {
-    pair = checkPair(options.tls, "certificate");
+    pair = checkPair(options.tls, "certificate", new Date(), tlsPolicy);
   }
   metrics.certExpiry.set(new Date(pair.leaf.validTo).getTime() / 1000);
 
@@ -291,6 +297,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     metrics,
     logger,
     intervalMs: watchIntervalMs,
+    tlsPolicy,
     onConfig: (s) => {
       state = s;
       warnAboutConfig(s);
