@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import fastJsonPatchModule, { type Operation } from "fast-json-patch";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { loadInjector } from "../inject/injector.js";
 import { applyPatch } from "../kube/json-patch.js";
 import { marshalTyped } from "../kube/typed.js";
 import { nativeSidecarsEnabled, potentialPodName, reviewBody, type WebhookState } from "./admission.js";
+
+const fastJsonPatch = fastJsonPatchModule.applyPatch;
 
 const state: WebhookState = { injector: loadInjector(defaultConfigFiles()), revision: "", nativeSidecars: "off" };
 
@@ -137,6 +140,59 @@ describe("review", () => {
       assert.equal(response.uid, uid);
       assert.equal(response.allowed, false);
       assert.ok(String((response.status as Json).message).length > 0);
+    }
+  });
+
+  it("refuses wrongly typed metadata and a missing spec with a decode error, as encoding/json would", () => {
+    const base = pod();
+    const cases: Array<[unknown, RegExp]> = [
+      [
+        { ...base, metadata: "x" },
+        /^could not decode the Pod: json: cannot unmarshal string into Go struct field Pod\.metadata of type v1\.ObjectMeta$/,
+      ],
+      [
+        pod({ metadata: { name: 7 } }),
+        /^could not decode the Pod: json: cannot unmarshal number into Go struct field ObjectMeta\.metadata\.name of type string$/,
+      ],
+      [
+        pod({ metadata: { annotations: { a: 1 } } }),
+        /^could not decode the Pod: json: cannot unmarshal number into Go struct field ObjectMeta\.metadata\.annotations of type string$/,
+      ],
+      [pod({ metadata: { labels: { app: true } } }), /ObjectMeta\.metadata\.labels of type string$/],
+      [
+        pod({ metadata: { ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: 1, uid: "u" }] } }),
+        /OwnerReference\.metadata\.ownerReferences\.name of type string$/,
+      ],
+      [{ ...base, spec: undefined }, /^could not decode the Pod: the Pod has no spec$/],
+      [{ ...base, spec: null }, /^could not decode the Pod: the Pod has no spec$/],
+    ];
+    for (const [object, message] of cases) {
+      const result = reviewBody(admissionReview(object), "/inject", state);
+      assert.equal(result.outcome.kind, "invalid", JSON.stringify(object));
+      const response = responseOf(result);
+      assert.equal(response.allowed, false);
+      assert.equal(response.patch, undefined);
+      assert.match(String((response.status as Json).message), message);
+    }
+  });
+
+  it("every patch answered applies to the object sent (checked with fast-json-patch, an independent RFC 6902 implementation)", () => {
+    const odd: Json[] = [
+      pod(),
+      pod({ metadata: { annotations: null as unknown as Json, labels: null as unknown as Json } }),
+      { ...pod(), metadata: null },
+      { ...pod(), metadata: undefined },
+      pod({ metadata: { name: "", generateName: "web-" } }),
+      pod({ spec: { containers: null as unknown as Json } }),
+      pod({ spec: { initContainers: [], volumes: null as unknown as Json } }),
+      pod({ spec: { securityContext: null as unknown as Json, unknownField: { x: 1 } } }),
+    ];
+    for (const object of odd) {
+      const result = reviewBody(admissionReview(object), "/inject", state);
+      const patch = responseOf(result).patch;
+      if (patch === undefined) continue;
+      const ops = JSON.parse(Buffer.from(String(patch), "base64").toString("utf8")) as Operation[];
+      assert.doesNotThrow(() => fastJsonPatch(structuredClone(object), ops, true, false), JSON.stringify(object));
     }
   });
 

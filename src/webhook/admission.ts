@@ -21,7 +21,7 @@ import type { LoadedInjector } from "../inject/injector.js";
 import type { Pod } from "../inject/pod.js";
 import { isRecord } from "../inject/pod.js";
 import { injectionDecision, parseInjectEnvs } from "../inject/policy.js";
-import { cloneJson, createPatch } from "../kube/json-patch.js";
+import { applyPatch, cloneJson, createPatch } from "../kube/json-patch.js";
 import { oneLine } from "../kube/one-line.js";
 import { marshalTyped } from "../kube/typed.js";
 import { deployMetaFromPod } from "../kube/workloads.js";
@@ -29,6 +29,7 @@ import { podProxyConfig } from "../mesh/index.js";
 import { type BadRequest, type PodRequest, readPodRequest, reviewEnvelope } from "./admission-request.js";
 import { dropSidecarUserMatchingApp, type NamespaceLike, proxyIds } from "./openshift.js";
 import type { Outcome } from "./outcome.js";
+import { strictPodError } from "./strict-pod.js";
 
 /** What the webhook holds between requests. */
 export interface WebhookState {
@@ -100,8 +101,12 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
 
   let original: Pod;
   try {
-    const { managedFields: _dropped, ...metadata } = isRecord(request.object.metadata) ? request.object.metadata : {};
-    original = marshalTyped({ ...request.object, metadata }, "Pod") as Pod;
+    const strict = strictPodError(request.object);
+    if (strict !== undefined) throw new Error(strict);
+    // A metadata that is not an object goes to marshalling as it is, which reports it.
+    const received = request.object.metadata;
+    const { managedFields: _dropped, ...metadata } = isRecord(received) ? received : {};
+    original = marshalTyped({ ...request.object, metadata: isRecord(received) ? metadata : received }, "Pod") as Pod;
   } catch (e) {
     const message = `could not decode the Pod: ${messageOf(e)}`;
     return deny(apiVersion, uid, message, { kind: "invalid", reason: message });
@@ -146,6 +151,12 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
       proxyGID: ids.gid,
     });
     const patch = createPatch(original, marshalTyped(injected, "Pod"));
+    // The API server applies the patch to the object it sent, not to our typed reading of it.
+    try {
+      applyPatch(cloneJson(request.object), patch);
+    } catch (e) {
+      throw new Error(`the injection patch does not apply to the Pod as sent: ${messageOf(e)}`);
+    }
     return {
       response: reviewEnvelope(apiVersion, {
         uid,
