@@ -367,7 +367,7 @@ export function registerServe(program: Command): void {
     .option("--shutdown-timeout <ms>", "on SIGTERM, how long requests in flight may take", "15000")
     .option(
       "--max-buffered-bytes <n>",
-      "large request bodies (over 256 KiB) held in memory at once; past it they wait unread (meshinject_request_bodies_waiting); ordinary pods never wait",
+      "request body bytes past the first 256 KiB of each held in memory at once, reserved as they arrive; past it requests wait, paused (meshinject_request_bodies_waiting); ordinary pods never wait",
       String(32 * 1024 * 1024),
     )
     .option(

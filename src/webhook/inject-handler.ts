@@ -1,10 +1,10 @@
 /**
  * POST /inject (and Istio's `/inject/cluster/X/net/Y/:ENV=value` paths): one AdmissionReview in,
  * one out. The request goes: count it → check the method, content-type and declared length (405,
- * 415, 413) → wait for room in the body budget if the body is large → `100 Continue` if the
- * client asked for it (a refused body gets its final status instead) → read it within the limit
- * (413, 400) → JSON.parse once → read the review's request once → (OpenShift) look up the pod's
- * Namespace → review() → 200 with the AdmissionReview.
+ * 415, 413) → `100 Continue` if the client asked for it (a refused body gets its final status
+ * instead) → read it within the limit (413, 400), reserving room in the body budget as bytes
+ * arrive past the first `smallBodyBytes` (body-budget.ts) → JSON.parse once → read the review's
+ * request once → (OpenShift) look up the pod's Namespace → review() → 200 with the AdmissionReview.
  *
  * Malformed JSON is answered 200 with an AdmissionReview (admission.k8s.io/v1) whose response says
  * `allowed: false` and why, as Istio's webhook does: the API server then reports that message to the
@@ -18,9 +18,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ReviewResult, refuseBadRequest, review, type WebhookState } from "./admission.js";
 import { ADMISSION_V1, type PodRequest, readPodRequest, reviewEnvelope } from "./admission-request.js";
-import type { BodyBudget, Release } from "./body-budget.js";
+import type { BodyAccount, BodyBudget } from "./body-budget.js";
 import { discardBody, expectsContinue } from "./discard-body.js";
-import { AbortedError, bodyReservation, checkHeaders, LimitError, type Limits, readBody } from "./limits.js";
+import { AbortedError, checkHeaders, LimitError, type Limits, readBody } from "./limits.js";
 import type { Logger } from "./logging.js";
 import type { ServerFailureReason, WebhookMetrics } from "./metrics.js";
 import type { NamespaceSource } from "./namespaces.js";
@@ -97,34 +97,20 @@ export function createInjectHandler(ctx: InjectContext): InjectHandler {
   }
 
   /**
-   * For a large body, waits for room in the budget (bodiesWaiting counts the waiters) and gives the
-   * release; a small one is read at once (undefined). A client gone while waiting (or cut off by
-   * the request timeout) leaves the queue at once: an AbortedError.
+   * Reads the body within the limits; every byte past the first `smallBodyBytes` is reserved in the
+   * budget as it arrives (bodiesWaiting counts the requests paused for room). The caller closes
+   * the account once the body is no longer held.
    */
-  async function reserveBody(req: IncomingMessage): Promise<Release | undefined> {
-    const bytes = bodyReservation(req, limits);
-    if (bytes <= limits.smallBodyBytes) return undefined;
-    const now = bodyBudget.tryReserve(bytes);
-    if (now !== undefined) return now;
-    // Gone already: its 'close' has fired, so it must not join the queue.
-    if (req.destroyed) throw new AbortedError("client closed the connection before its request was read");
-    const reservation = bodyBudget.reserve(bytes);
-    const gone = () =>
-      reservation.cancel(new AbortedError("client closed the connection while its request waited for memory"));
-    metrics.bodiesWaiting.inc();
-    req.once("close", gone);
-    let release: Release;
-    try {
-      release = await reservation.granted;
-    } finally {
-      req.off("close", gone);
-      metrics.bodiesWaiting.dec();
-    }
-    if (req.destroyed || req.readableAborted) {
-      release();
-      throw new AbortedError("client closed the connection while its request waited for memory");
-    }
-    return release;
+  function readWithinBudget(req: IncomingMessage, account: BodyAccount): Promise<Buffer> {
+    return readBody(req, limits, {
+      freeBytes: limits.smallBodyBytes,
+      take: (bytes) => {
+        const wait = account.take(bytes);
+        if (wait === undefined) return undefined;
+        metrics.bodiesWaiting.inc();
+        return wait.finally(() => metrics.bodiesWaiting.dec());
+      },
+    });
   }
 
   /** Parses, reads, reviews and answers one AdmissionReview body. */
@@ -220,14 +206,13 @@ export function createInjectHandler(ctx: InjectContext): InjectHandler {
       return;
     }
     let body: Buffer;
-    let release: Release | undefined;
+    const account = bodyBudget.open();
     try {
       checkHeaders(req, limits);
-      release = await reserveBody(req);
       if (expectsContinue(req)) res.writeContinue();
-      body = await readBody(req, limits);
+      body = await readWithinBudget(req, account);
     } catch (e) {
-      release?.();
+      account.close();
       if (e instanceof LimitError) {
         reject(req, res, e.status, e.reason, e.message, started, e.status !== 400);
       } else if (e instanceof AbortedError) {
@@ -242,7 +227,7 @@ export function createInjectHandler(ctx: InjectContext): InjectHandler {
     try {
       await answerReview(res, path, started, body);
     } finally {
-      release?.();
+      account.close();
     }
   };
 }

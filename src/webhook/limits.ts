@@ -30,11 +30,11 @@ export interface Limits {
    */
   drainDelayMs: number;
   /**
-   * Large bodies held in memory at once (bytes, reserved before reading; see body-budget.ts):
-   * large requests past it wait unread. 32 MiB: five bodies at the size limit.
+   * Bodies held in memory at once past their first `smallBodyBytes` (bytes, reserved as they
+   * arrive; see body-budget.ts): past it, requests wait, paused. 32 MiB: five bodies at the size limit.
    */
   maxBufferedBytes: number;
-  /** Bodies up to this size (declared) are read at once, outside the budget: ordinary pods never wait. */
+  /** The first bytes of every body are read outside the budget: ordinary pods never wait. */
   smallBodyBytes: number;
   /**
    * TCP connections open at once on the HTTPS port (0: no cap); more are closed as soon as they are
@@ -86,15 +86,6 @@ export function isJsonContentType(header: string | undefined): boolean {
   return mediaType === "application/json";
 }
 
-/**
- * What a request reserves in the body budget before its body is read: its declared length (node
- * never reads past it), else (a chunked body) the size limit.
- */
-export function bodyReservation(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): number {
-  const declared = Number(req.headers["content-length"]);
-  return Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limits.maxBodyBytes) : limits.maxBodyBytes;
-}
-
 /** Checks what the headers alone can tell: content-type and a declared length over the limit. */
 export function checkHeaders(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): void {
   if (!isJsonContentType(req.headers["content-type"])) {
@@ -114,14 +105,31 @@ export function checkHeaders(req: IncomingMessage, limits: Pick<Limits, "maxBody
   }
 }
 
+/** How a body being read takes part in the memory budget for bodies (body-budget.ts). */
+export interface BodyBudgeting {
+  /** The first bytes of every body are read outside the budget (ordinary pods never wait). */
+  freeBytes: number;
+  /** Reserves bytes past those: at once (undefined) or once granted (the request is paused meanwhile). */
+  take(bytes: number): Promise<void> | undefined;
+}
+
 /**
  * Reads the body, counting bytes as they arrive: past `maxBodyBytes` it stops reading and rejects
- * with a 413 LimitError (the caller answers and closes the connection). An empty body is a 400.
+ * with a 413 LimitError (the caller answers and drops the rest). An empty body is a 400. With a
+ * budget, every byte past `freeBytes` is reserved as it arrives; while a reservation waits, the
+ * request is paused (nothing more is read).
  */
-export function readBody(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): Promise<Buffer> {
+export function readBody(
+  req: IncomingMessage,
+  limits: Pick<Limits, "maxBodyBytes">,
+  budget?: BodyBudgeting,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let reserved = 0;
+    let waiting = false;
+    let ended = false;
     let done = false;
     const finish = (error: Error | undefined) => {
       if (done) return;
@@ -146,10 +154,31 @@ export function readBody(req: IncomingMessage, limits: Pick<Limits, "maxBodyByte
         return;
       }
       chunks.push(chunk);
+      if (budget === undefined) return;
+      const more = size - budget.freeBytes - reserved;
+      if (more <= 0) return;
+      reserved += more;
+      const granted = budget.take(more);
+      if (granted === undefined) return;
+      waiting = true;
+      req.pause();
+      granted.then(
+        () => {
+          waiting = false;
+          if (ended) finish(undefined);
+          else if (!done) req.resume();
+        },
+        (e: Error) => finish(new AbortedError(`request body could not be read: ${e.message}`)),
+      );
     };
-    const onEnd = () => finish(undefined);
+    const onEnd = () => {
+      ended = true;
+      if (!waiting) finish(undefined);
+    };
     const onError = (e: Error) => finish(new AbortedError(`request body could not be read: ${e.message}`));
-    const onClose = () => finish(new AbortedError("client closed the connection before the body was complete"));
+    const onClose = () => {
+      if (!ended) finish(new AbortedError("client closed the connection before the body was complete"));
+    };
     req.on("data", onData);
     req.on("end", onEnd);
     req.on("error", onError);

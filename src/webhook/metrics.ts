@@ -140,7 +140,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
   });
   const bodiesWaiting = new Gauge({
     name: "meshinject_request_bodies_waiting",
-    help: "Large requests waiting, unread, for room in the memory budget for request bodies (--max-buffered-bytes).",
+    help: "Requests paused, their bodies partly read, waiting for room in the memory budget for request bodies (--max-buffered-bytes).",
     registers,
   });
   const connectionsDropped = new Counter({
