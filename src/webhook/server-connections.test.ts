@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { describe, test } from "node:test";
 import { call, metricValue, scrapeMetrics } from "./https-client.js";
+import type { Limits } from "./limits.js";
 import { createLogger } from "./logging.js";
 import { type RunningServer, startServer } from "./server.js";
 
@@ -48,6 +49,19 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   ]);
 }
 
+/** A server on loopback for these tests (metrics on a free port only when asked). */
+function startTestServer(limits: Partial<Limits>, withMetrics = false): Promise<RunningServer> {
+  return startServer({
+    port: 0,
+    host: "127.0.0.1",
+    ...(withMetrics ? { metricsPort: 0, metricsHost: "127.0.0.1" } : { metricsPort: null }),
+    logger: silent,
+    defaultMetrics: false,
+    limits,
+    timeoutCheckIntervalMs: 100,
+  });
+}
+
 async function injects(server: RunningServer): Promise<void> {
   const answer = await call({ port: server.port, body: EXAMPLE, timeoutMs: 10_000 });
   assert.equal(answer.status, 200);
@@ -58,15 +72,7 @@ describe("connections that never finish the TLS handshake", () => {
   test("are closed on the handshake timeout and give their descriptors back; later requests succeed", {
     timeout: 60_000,
   }, async () => {
-    const server = await startServer({
-      port: 0,
-      host: "127.0.0.1",
-      metricsPort: null,
-      logger: silent,
-      defaultMetrics: false,
-      limits: { headersTimeoutMs: 1000 },
-      timeoutCheckIntervalMs: 100,
-    });
+    const server = await startTestServer({ headersTimeoutMs: 1000 });
     try {
       await injects(server); // whatever the first request opens lazily is open before counting
       const before = openFds();
@@ -88,15 +94,7 @@ describe("connections that never finish the TLS handshake", () => {
   test("--max-connections: a connection past the cap is closed at once and counted; served again below it", {
     timeout: 60_000,
   }, async () => {
-    const server = await startServer({
-      port: 0,
-      host: "127.0.0.1",
-      metricsPort: 0,
-      metricsHost: "127.0.0.1",
-      logger: silent,
-      defaultMetrics: false,
-      limits: { maxConnections: 5, headersTimeoutMs: 20_000 },
-    });
+    const server = await startTestServer({ maxConnections: 5, headersTimeoutMs: 20_000 }, true);
     try {
       const held = [];
       for (let i = 0; i < 5; i++) held.push(await rawConnection(server.port));
@@ -116,14 +114,7 @@ describe("connections that never finish the TLS handshake", () => {
   test("close() ends within the shutdown timeout even with connections that never sent a byte", {
     timeout: 60_000,
   }, async () => {
-    const server = await startServer({
-      port: 0,
-      host: "127.0.0.1",
-      metricsPort: null,
-      logger: silent,
-      defaultMetrics: false,
-      limits: { headersTimeoutMs: 30_000, shutdownTimeoutMs: 200 },
-    });
+    const server = await startTestServer({ headersTimeoutMs: 30_000, shutdownTimeoutMs: 200 });
     const idle = [];
     for (let i = 0; i < 10; i++) idle.push(await rawConnection(server.port, i === 0 ? HALF_CLIENT_HELLO : undefined));
     await within(server.close(), 5_000, "close()");
