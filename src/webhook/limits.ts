@@ -154,7 +154,11 @@ export function readBody(
         return;
       }
       chunks.push(chunk);
-      if (budget === undefined) return;
+      reserveMore();
+    };
+    /** Reserves what has arrived past the free part; pauses the request while that waits. */
+    const reserveMore = () => {
+      if (budget === undefined || waiting || done) return; // a chunk that came while waiting: after the grant
       const more = size - budget.freeBytes - reserved;
       if (more <= 0) return;
       reserved += more;
@@ -165,8 +169,10 @@ export function readBody(
       granted.then(
         () => {
           waiting = false;
+          reserveMore();
+          if (waiting || done) return;
           if (ended) finish(undefined);
-          else if (!done) req.resume();
+          else req.resume();
         },
         (e: Error) => finish(new AbortedError(`request body could not be read: ${e.message}`)),
       );
