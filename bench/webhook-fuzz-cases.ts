@@ -16,7 +16,10 @@
  */
 
 import fc from "fast-check";
+import fastJsonPatch, { type Operation } from "fast-json-patch";
 import { EXAMPLE } from "./webhook-review.js";
+
+const applyJsonPatch = fastJsonPatch.applyPatch;
 
 export const MAX_BODY = 6 * 1024 * 1024;
 
@@ -647,6 +650,15 @@ export function checkReview(body: Buffer, answer: Buffer): string | undefined {
       if (!isRecord(op) || typeof op.op !== "string" || typeof op.path !== "string") return "patch operation malformed";
       if (!["add", "remove", "replace", "move", "copy", "test"].includes(op.op)) return `patch op ${op.op}`;
       if (op.path !== "" && !op.path.startsWith("/")) return `patch path ${op.path}`;
+    }
+    // The API server applies the patch to the object it sent: it must apply there, checked with an
+    // RFC 6902 implementation that is not ours (src/kube/json-patch.ts made the patch).
+    // A fresh parse stands for the copy (a deeply nested object is too deep to clone recursively).
+    const fresh = validEnvelope ? (JSON.parse(body.toString("utf8")) as { request: { object?: unknown } }) : undefined;
+    try {
+      applyJsonPatch(fresh?.request.object, ops as Operation[], true, true);
+    } catch (e) {
+      return `patch does not apply to request.object (fast-json-patch): ${(e as Error).message.split("\n")[0]}`;
     }
   }
   return undefined;

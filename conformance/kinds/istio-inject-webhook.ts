@@ -7,7 +7,7 @@
  * a failure otherwise, except for the cases where Istio's own re-injection is not a fixed point either
  * (ISTIO_NOT_FIXED_POINTS), which must settle as Istio's does and are named in the result line.
  *
- * The webhook is reached through a {@link TransportFactory}: in-process `review()` by default; an
+ * The webhook is reached through a {@link TransportFactory}: in-process `reviewBody()` by default; an
  * HTTPS client of a running server plugs in the same way (one server per case settings).
  */
 
@@ -17,7 +17,7 @@ import { isDeepStrictEqual } from "node:util";
 import { readYaml } from "../../src/go/yaml/read.js";
 import { applyPatch } from "../../src/kube/json-patch.js";
 import { marshalTyped } from "../../src/kube/typed.js";
-import { review, type WebhookState } from "../../src/webhook/admission.js";
+import { reviewBody, type WebhookState } from "../../src/webhook/admission.js";
 import { podCreationReview } from "../../src/webhook/admission-request.js";
 import type { NamespaceLike } from "../../src/webhook/openshift.js";
 import { type Failure, type KindOptions, type KindResult, shown } from "../result.js";
@@ -41,9 +41,9 @@ export type TransportFactory = (state: WebhookState, caseDir: string) => Promise
 
 const INJECT_PATH = "/inject";
 
-/** The webhook called in-process: the same `review()` the server runs, through JSON text both ways. */
+/** The webhook called in-process: the same `reviewBody()` the server runs, through JSON text both ways. */
 export const inProcessTransport: TransportFactory = async (state) => ({
-  send: async (json) => JSON.stringify(review(JSON.parse(json), INJECT_PATH, state).response),
+  send: async (json) => JSON.stringify(reviewBody(JSON.parse(json), INJECT_PATH, state).response),
   close: async () => {},
 });
 

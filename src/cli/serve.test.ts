@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -77,10 +77,60 @@ describe("meshinject serve", () => {
     }
   });
 
+  test("SIGTERM exits after --shutdown-delay + --shutdown-timeout although connections never finished a TLS handshake", {
+    timeout: 60_000,
+  }, async () => {
+    const child = serve([
+      "--port",
+      "0",
+      "--metrics-port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--metrics-host",
+      "127.0.0.1",
+      "--shutdown-delay",
+      "100",
+      "--shutdown-timeout",
+      "300",
+    ]);
+    const lines: Record<string, unknown>[] = [];
+    const sockets: Socket[] = [];
+    try {
+      await logLine(child, lines, /self-signed certificate/);
+      const port = Number(lines.find((l) => l.msg === "sidecar injector webhook listening")?.port);
+      // Plain TCP connections that send nothing, and one with half a ClientHello: the handshake
+      // timeout (10 s) is far off, so only the shutdown can close them.
+      for (let i = 0; i < 20; i++) {
+        const socket = connect({ host: "127.0.0.1", port });
+        socket.on("error", () => {});
+        await once(socket, "connect");
+        if (i === 0) socket.write(Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]));
+        sockets.push(socket);
+      }
+      const exited = once(child, "exit");
+      const signalled = Date.now();
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 8_000);
+      const [code, signal] = await exited;
+      clearTimeout(timer);
+      assert.equal(signal, null, `still running ${Date.now() - signalled} ms after SIGTERM: killed`);
+      assert.equal(code, 0);
+      assert.ok(lines.some((l) => l.msg === "shutdown timeout: closing remaining connections"));
+      assert.ok(lines.some((l) => l.msg === "stopped"));
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+
   test("bad flags and unreadable config exit 1 with one line", { timeout: 60_000 }, async () => {
     for (const [args, message] of [
       [["--native-sidecars", "maybe"], /--native-sidecars must be on, off or auto/],
       [["--port", "70000"], /--port must be an integer/],
+      [["--max-connections", "-1"], /--max-connections must be an integer/],
+      [["--tls-cipher-suites", "TLS_NOPE"], /--tls-cipher-suites: unknown cipher suite "TLS_NOPE"/],
+      [["--tls-min-version", "VersionTLS10"], /--tls-min-version must be VersionTLS12 or VersionTLS13/],
       [["--tls-cert-file", "x.pem"], /--tls-cert-file and --tls-key-file go together/],
       [["--config-dir", "/nonexistent/meshinject"], /cannot read \/nonexistent\/meshinject\/config/],
       [["--platform", "gcp"], /--platform must be openshift/],

@@ -15,6 +15,13 @@ import { createLogger, isLogLevel, LOG_LEVELS } from "../webhook/logging.js";
 import { inClusterNamespaces } from "../webhook/namespaces.js";
 import type { NamespaceLike } from "../webhook/openshift.js";
 import { DEFAULT_METRICS_PORT, DEFAULT_PORT, type ServerOptions, startServer } from "../webhook/server.js";
+import {
+  DEFAULT_CIPHER_SUITES,
+  parseCipherSuites,
+  parseTlsMinVersion,
+  type TlsPolicy,
+  TlsPolicyError,
+} from "../webhook/tls-policy.js";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
 export interface ServeCliOptions {
@@ -40,6 +47,9 @@ export interface ServeCliOptions {
   shutdownTimeout: string;
   shutdownDelay: string;
   maxBufferedBytes: string;
+  maxConnections: string;
+  tlsCipherSuites?: string;
+  tlsMinVersion: string;
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -120,6 +130,19 @@ function tlsFiles(opts: ServeCliOptions): ServerOptions["tls"] {
   return opts.tlsCertFile !== undefined && opts.tlsKeyFile !== undefined
     ? { certFile: opts.tlsCertFile, keyFile: opts.tlsKeyFile }
     : undefined;
+}
+
+/** The TLS versions and suites from --tls-min-version and --tls-cipher-suites. */
+function tlsPolicy(opts: ServeCliOptions): TlsPolicy {
+  try {
+    return {
+      minVersion: parseTlsMinVersion(opts.tlsMinVersion),
+      cipherSuites:
+        opts.tlsCipherSuites === undefined ? DEFAULT_CIPHER_SUITES : parseCipherSuites(opts.tlsCipherSuites),
+    };
+  } catch (e) {
+    throw e instanceof TlsPolicyError ? new ServeError(e.message) : e;
+  }
 }
 
 /** The generated certificate's names: loopback, and the webhook Service's DNS names. */
@@ -204,6 +227,9 @@ export function curlHint(port: number, example: string | undefined): string {
   return `curl -k -H 'Content-Type: application/json' --data ${data} https://127.0.0.1:${port}/inject`;
 }
 
+/** After --shutdown-delay + --shutdown-timeout, how long the process may take to stop before it exits anyway (ms). */
+const SHUTDOWN_GRACE_MS = 3000;
+
 export async function runServe(opts: ServeCliOptions): Promise<void> {
   if (!isLogLevel(opts.logLevel)) {
     throw new ServeError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(opts.logLevel)}`);
@@ -223,6 +249,7 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
     ...(opts.host === undefined ? {} : { host: opts.host }),
     ...(opts.metricsHost === undefined ? {} : { metricsHost: opts.metricsHost }),
     ...(tls === undefined ? { selfSignedHosts: selfSignedHosts(opts) } : { tls }),
+    tlsPolicy: tlsPolicy(opts),
     config: {
       ...(opts.configDir === undefined ? {} : { configDir: opts.configDir }),
       ...(opts.injectConfigFile === undefined ? {} : { injectConfigFile: opts.injectConfigFile }),
@@ -239,6 +266,7 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
       shutdownTimeoutMs: integer(opts.shutdownTimeout, "--shutdown-timeout", 0, 3_600_000),
       drainDelayMs: integer(opts.shutdownDelay, "--shutdown-delay", 0, 3_600_000),
       maxBufferedBytes: integer(opts.maxBufferedBytes, "--max-buffered-bytes", 1024, 2 ** 40),
+      maxConnections: integer(opts.maxConnections, "--max-connections", 0, 1_000_000),
     },
     logger,
   };
@@ -263,6 +291,15 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
       }
       stopping = true;
       logger.info({ signal }, "signal received");
+      // close() destroys what is left after the timeout; should anything still hold the process
+      // (a library's handle), leave anyway a little later.
+      const limits = options.limits ?? {};
+      const bound = (limits.drainDelayMs ?? 0) + (limits.shutdownTimeoutMs ?? 0) + SHUTDOWN_GRACE_MS;
+      setTimeout(() => {
+        logger.error({ afterMs: bound }, "shutdown did not finish: exiting now");
+        logger.flush();
+        process.exit(1);
+      }, bound).unref();
       server.close().then(resolve, (e: unknown) => {
         logger.error({ err: e }, "error while shutting down");
         resolve();
@@ -288,6 +325,11 @@ export function registerServe(program: Command): void {
     .option("--cert-dir <dir>", "folder with tls.crt and tls.key (a kubernetes.io/tls Secret volume)")
     .option("--tls-cert-file <file>", "serving certificate (PEM, chain allowed)")
     .option("--tls-key-file <file>", "its private key (PEM)")
+    .option("--tls-min-version <version>", "lowest TLS version accepted: VersionTLS12 or VersionTLS13", "VersionTLS12")
+    .option(
+      "--tls-cipher-suites <names>",
+      "TLS 1.2 cipher suites, comma-separated IANA names (default: ECDHE with AES-GCM or ChaCha20-Poly1305, as Kubernetes)",
+    )
     .option("--config-dir <dir>", "ConfigMap volume with files config, values and (optionally) mesh")
     .option(
       "--injectConfigFile <file>",
@@ -325,15 +367,21 @@ export function registerServe(program: Command): void {
     .option("--shutdown-timeout <ms>", "on SIGTERM, how long requests in flight may take", "15000")
     .option(
       "--max-buffered-bytes <n>",
-      "large request bodies (over 256 KiB) held in memory at once; past it they wait unread (meshinject_request_bodies_waiting); ordinary pods never wait",
+      "request body bytes past the first 256 KiB of each held in memory at once, reserved as they arrive; past it requests wait, paused (meshinject_request_bodies_waiting); ordinary pods never wait",
       String(32 * 1024 * 1024),
+    )
+    .option(
+      "--max-connections <n>",
+      "TCP connections open at once on the HTTPS port; more are closed at once (meshinject_connections_dropped_total); 0: no cap",
+      "1000",
     )
     .addHelpText("after", SERVE_HELP)
     .action(runServe);
 }
 
 const SERVE_HELP = `
-Serves POST /inject (and Istio's /inject/cluster/X/net/Y/:ENV=value form) over HTTPS (TLS 1.2+),
+Serves POST /inject (and Istio's /inject/cluster/X/net/Y/:ENV=value form) over HTTPS (TLS 1.2+; TLS 1.2
+only with ECDHE + AES-GCM/ChaCha20 suites unless --tls-cipher-suites says otherwise),
 /healthz and /readyz on the same port, and Prometheus /metrics over plain HTTP on --metrics-port.
 
 Configuration: --config-dir is a ConfigMap volume with files config and values (ConfigMap
@@ -354,7 +402,8 @@ or from --namespace-source FILE (Namespace YAML, a List, or a stream). A failed 
 uses 1337; it never fails the admission.
 
 SIGTERM/SIGINT: answer on for --shutdown-delay (telling clients to reconnect elsewhere), then stop
-accepting, finish requests in flight (at most --shutdown-timeout), exit 0.
+accepting, finish requests in flight (at most --shutdown-timeout), close every connection left
+(including ones that never finished a TLS handshake), exit 0.
 
 Try it (without certificate flags, serve logs a curl command that works from any folder):
   meshinject serve --port 9443

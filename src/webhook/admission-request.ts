@@ -12,19 +12,27 @@ const ADMISSION_KIND = "AdmissionReview";
 
 type Json = Record<string, unknown>;
 
+/** Who and what a review is about, for logs: read from the request when it has them. */
+export interface RequestIds {
+  /** `request.namespace` ("" when absent). */
+  namespace: string;
+  /** `request.operation` (CREATE...), when given. */
+  operation?: string;
+  /** `request.dryRun`, when given. */
+  dryRun?: boolean;
+}
+
 /** A review request with a Pod to look at. */
-export interface PodRequest {
+export interface PodRequest extends RequestIds {
   ok: true;
   apiVersion: string;
   uid: string;
-  /** `request.namespace` ("" when absent). */
-  namespace: string;
   /** `request.object`, the Pod as the API server sent it. */
   object: Json;
 }
 
 /** A body that cannot be answered with an injection; the answer still echoes these. */
-export interface BadRequest {
+export interface BadRequest extends RequestIds {
   ok: false;
   apiVersion: string;
   uid: string;
@@ -40,13 +48,26 @@ function kindOf(v: unknown): string | undefined {
   return isRecord(v) && typeof v.kind === "string" ? v.kind : undefined;
 }
 
+/** The request's namespace, operation and dryRun, as far as they are there and well typed. */
+function requestIds(request: unknown): RequestIds {
+  if (!isRecord(request)) return { namespace: "" };
+  const { namespace, operation, dryRun } = request;
+  return {
+    namespace: str(namespace),
+    ...(typeof operation === "string" ? { operation } : {}),
+    ...(typeof dryRun === "boolean" ? { dryRun } : {}),
+  };
+}
+
 /** Reads an AdmissionReview body (already parsed from JSON). */
 export function readPodRequest(body: unknown): PodRequest | BadRequest {
+  const ids = requestIds(isRecord(body) ? body.request : undefined);
   const bad = (reason: string, apiVersion = ADMISSION_V1, uid = ""): BadRequest => ({
     ok: false,
     apiVersion,
     uid,
     reason,
+    ...ids,
   });
   if (!isRecord(body)) return bad(`expected an AdmissionReview object, got ${describeJson(body)}`);
   const version = body.apiVersion;
@@ -72,7 +93,7 @@ export function readPodRequest(body: unknown): PodRequest | BadRequest {
   if (object.kind !== undefined && object.kind !== "Pod") {
     return bad(`request.object is a ${describeValue(object.kind)}, not a Pod`, apiVersion, uid);
   }
-  return { ok: true, apiVersion, uid, namespace: str(request.namespace), object };
+  return { ok: true, apiVersion, uid, object, ...ids };
 }
 
 /**

@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import fastJsonPatchModule, { type Operation } from "fast-json-patch";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { loadInjector } from "../inject/injector.js";
 import { applyPatch } from "../kube/json-patch.js";
 import { marshalTyped } from "../kube/typed.js";
-import { nativeSidecarsEnabled, potentialPodName, review, type WebhookState } from "./admission.js";
+import { nativeSidecarsEnabled, potentialPodName, reviewBody, type WebhookState } from "./admission.js";
+
+const fastJsonPatch = fastJsonPatchModule.applyPatch;
 
 const state: WebhookState = { injector: loadInjector(defaultConfigFiles()), revision: "", nativeSidecars: "off" };
 
@@ -42,7 +45,7 @@ const patchOf = (r: { response: Json }): unknown[] =>
 describe("review", () => {
   it("injects a pod and answers a JSONPatch that turns the received pod into the injected one", () => {
     const object = pod();
-    const result = review(admissionReview(object), "/inject", state);
+    const result = reviewBody(admissionReview(object), "/inject", state);
     assert.deepEqual(result.outcome, { kind: "injected" });
     assert.equal(result.pod, "default/web");
     assert.equal(result.response.apiVersion, "admission.k8s.io/v1");
@@ -68,28 +71,28 @@ describe("review", () => {
   });
 
   it("echoes v1beta1", () => {
-    const result = review(admissionReview(pod(), "admission.k8s.io/v1beta1"), "/inject", state);
+    const result = reviewBody(admissionReview(pod(), "admission.k8s.io/v1beta1"), "/inject", state);
     assert.equal(result.response.apiVersion, "admission.k8s.io/v1beta1");
     assert.equal(responseOf(result).allowed, true);
   });
 
   it("skips by policy with allowed: true and no patch", () => {
-    const result = review(
+    const result = reviewBody(
       admissionReview(pod({ metadata: { annotations: { "sidecar.istio.io/inject": "false" } } })),
       "/inject",
       state,
     );
     assert.equal(result.outcome.kind, "skipped");
     assert.deepEqual(responseOf(result), { uid: "0df28fbd-5f5f-11e8-bc74-36e6bb280816", allowed: true });
-    const hostNetwork = review(admissionReview(pod({ spec: { hostNetwork: true } })), "/inject", state);
+    const hostNetwork = reviewBody(admissionReview(pod({ spec: { hostNetwork: true } })), "/inject", state);
     assert.equal(hostNetwork.outcome.kind, "skipped");
-    const ignored = review(admissionReview(pod(), undefined, { namespace: "kube-system" }), "/inject", state);
+    const ignored = reviewBody(admissionReview(pod(), undefined, { namespace: "kube-system" }), "/inject", state);
     assert.equal(ignored.outcome.kind, "skipped");
   });
 
   it("answers an injection error with allowed: false and the message", () => {
     const object = pod({ metadata: { annotations: { "traffic.sidecar.istio.io/includeOutboundIPRanges": "bad" } } });
-    const result = review(admissionReview(object), "/inject", state);
+    const result = reviewBody(admissionReview(object), "/inject", state);
     assert.equal(result.outcome.kind, "failed");
     const response = responseOf(result);
     assert.equal(response.allowed, false);
@@ -98,7 +101,7 @@ describe("review", () => {
 
   it("answers a missing template with allowed: false", () => {
     const object = pod({ metadata: { annotations: { "inject.istio.io/templates": "nope" } } });
-    const result = review(admissionReview(object), "/inject", state);
+    const result = reviewBody(admissionReview(object), "/inject", state);
     assert.equal(result.outcome.kind, "failed");
     assert.match(String((responseOf(result).status as Json).message), /"nope" not found/);
   });
@@ -129,7 +132,7 @@ describe("review", () => {
       ],
     ];
     for (const [body, apiVersion, uid] of cases) {
-      const result = review(body, "/inject", state);
+      const result = reviewBody(body, "/inject", state);
       assert.equal(result.outcome.kind, "invalid", JSON.stringify(body));
       assert.equal(result.response.apiVersion, apiVersion);
       assert.equal(result.response.kind, "AdmissionReview");
@@ -140,8 +143,61 @@ describe("review", () => {
     }
   });
 
+  it("refuses wrongly typed metadata and a missing spec with a decode error, as encoding/json would", () => {
+    const base = pod();
+    const cases: Array<[unknown, RegExp]> = [
+      [
+        { ...base, metadata: "x" },
+        /^could not decode the Pod: json: cannot unmarshal string into Go struct field Pod\.metadata of type v1\.ObjectMeta$/,
+      ],
+      [
+        pod({ metadata: { name: 7 } }),
+        /^could not decode the Pod: json: cannot unmarshal number into Go struct field ObjectMeta\.metadata\.name of type string$/,
+      ],
+      [
+        pod({ metadata: { annotations: { a: 1 } } }),
+        /^could not decode the Pod: json: cannot unmarshal number into Go struct field ObjectMeta\.metadata\.annotations of type string$/,
+      ],
+      [pod({ metadata: { labels: { app: true } } }), /ObjectMeta\.metadata\.labels of type string$/],
+      [
+        pod({ metadata: { ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: 1, uid: "u" }] } }),
+        /OwnerReference\.metadata\.ownerReferences\.name of type string$/,
+      ],
+      [{ ...base, spec: undefined }, /^could not decode the Pod: the Pod has no spec$/],
+      [{ ...base, spec: null }, /^could not decode the Pod: the Pod has no spec$/],
+    ];
+    for (const [object, message] of cases) {
+      const result = reviewBody(admissionReview(object), "/inject", state);
+      assert.equal(result.outcome.kind, "invalid", JSON.stringify(object));
+      const response = responseOf(result);
+      assert.equal(response.allowed, false);
+      assert.equal(response.patch, undefined);
+      assert.match(String((response.status as Json).message), message);
+    }
+  });
+
+  it("every patch answered applies to the object sent (checked with fast-json-patch, an independent RFC 6902 implementation)", () => {
+    const odd: Json[] = [
+      pod(),
+      pod({ metadata: { annotations: null as unknown as Json, labels: null as unknown as Json } }),
+      { ...pod(), metadata: null },
+      { ...pod(), metadata: undefined },
+      pod({ metadata: { name: "", generateName: "web-" } }),
+      pod({ spec: { containers: null as unknown as Json } }),
+      pod({ spec: { initContainers: [], volumes: null as unknown as Json } }),
+      pod({ spec: { securityContext: null as unknown as Json, unknownField: { x: 1 } } }),
+    ];
+    for (const object of odd) {
+      const result = reviewBody(admissionReview(object), "/inject", state);
+      const patch = responseOf(result).patch;
+      if (patch === undefined) continue;
+      const ops = JSON.parse(Buffer.from(String(patch), "base64").toString("utf8")) as Operation[];
+      assert.doesNotThrow(() => fastJsonPatch(structuredClone(object), ops, true, false), JSON.stringify(object));
+    }
+  });
+
   it("says what is missing from a body that is not an AdmissionReview", () => {
-    const message = (body: unknown) => String((responseOf(review(body, "/inject", state)).status as Json).message);
+    const message = (body: unknown) => String((responseOf(reviewBody(body, "/inject", state)).status as Json).message);
     assert.match(message({}), /got no kind and no apiVersion$/);
     assert.match(message({ kind: "Pod", apiVersion: "v1" }), /got kind "Pod" and apiVersion "v1"$/);
   });
@@ -150,7 +206,7 @@ describe("review", () => {
     const object = pod({
       metadata: { managedFields: [{ manager: "kubectl", operation: "Update", fieldsV1: { "f:x": {} } }] },
     });
-    const result = review(admissionReview(object, undefined, { namespace: "shop" }), "/inject", state);
+    const result = reviewBody(admissionReview(object, undefined, { namespace: "shop" }), "/inject", state);
     const ops = patchOf(result) as Array<{ path: string }>;
     assert.ok(!ops.some((o) => o.path.startsWith("/metadata/managedFields")));
     assert.ok(!ops.some((o) => o.path === "/metadata/namespace"));
@@ -159,7 +215,7 @@ describe("review", () => {
 
   it("takes proxy env from the path and the proxy config from the annotation", () => {
     const object = pod({ metadata: { annotations: { "proxy.istio.io/config": "concurrency: 3" } } });
-    const result = review(admissionReview(object), "/inject/cluster/east/net/net1", state);
+    const result = reviewBody(admissionReview(object), "/inject/cluster/east/net/net1", state);
     const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
       metadata: { labels: Record<string, string> };
       spec: { containers: Array<{ name: string; env?: Array<{ name: string; value?: string }> }> };
@@ -183,7 +239,7 @@ describe("review", () => {
         ],
       },
     });
-    const result = review(admissionReview(object), "/inject", state);
+    const result = reviewBody(admissionReview(object), "/inject", state);
     assert.equal(result.pod, "default/web-7d4b9c-***** (actual name not yet known)");
     const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
       metadata: { labels: Record<string, string> };
@@ -193,8 +249,8 @@ describe("review", () => {
 
   it("is a fixed point: re-injecting the injected pod changes nothing", () => {
     const received = marshalTyped(pod(), "Pod");
-    const injected = applyPatch(received, patchOf(review(admissionReview(received), "/inject", state)));
-    const again = review(admissionReview(injected), "/inject", state);
+    const injected = applyPatch(received, patchOf(reviewBody(admissionReview(received), "/inject", state)));
+    const again = reviewBody(admissionReview(injected), "/inject", state);
     assert.equal(again.outcome.kind, "injected");
     assert.deepEqual(patchOf(again), []);
   });
@@ -212,7 +268,7 @@ describe("review", () => {
     );
     fc.assert(
       fc.property(mutated, (body) => {
-        const result = review(body, "/inject", state);
+        const result = reviewBody(body, "/inject", state);
         assert.equal(result.response.kind, "AdmissionReview");
         assert.equal(typeof responseOf(result).allowed, "boolean");
         JSON.stringify(result.response);
@@ -239,7 +295,7 @@ describe("review on OpenShift", () => {
   };
   type Injected = { spec: { containers: Array<{ name: string; securityContext?: Json }> } };
   const proxyOf = (object: Json, s: WebhookState, namespace = "test-ns") => {
-    const result = review(admissionReview(object, undefined, { namespace }), "/inject", s);
+    const result = reviewBody(admissionReview(object, undefined, { namespace }), "/inject", s);
     assert.deepEqual(result.outcome, { kind: "injected" });
     const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as Injected;
     return injected.spec.containers.find((c) => c.name === "istio-proxy")?.securityContext ?? {};

@@ -21,14 +21,15 @@ import { type InjectorSettings, injectPod } from "../inject/inject.js";
 import type { LoadedInjector } from "../inject/injector.js";
 import type { Pod } from "../inject/pod.js";
 import { injectionDecision, parseInjectEnvs } from "../inject/policy.js";
-import { cloneJson, createPatch } from "../kube/json-patch.js";
+import { applyPatch, cloneJson, createPatch } from "../kube/json-patch.js";
 import { oneLine } from "../kube/one-line.js";
 import { marshalTyped } from "../kube/typed.js";
 import { deployMetaFromPod } from "../kube/workloads.js";
 import { podProxyConfig } from "../mesh/index.js";
-import { readPodRequest, reviewEnvelope } from "./admission-request.js";
+import { type BadRequest, type PodRequest, readPodRequest, reviewEnvelope } from "./admission-request.js";
 import { dropSidecarUserMatchingApp, type NamespaceLike, proxyIds } from "./openshift.js";
 import type { Outcome } from "./outcome.js";
+import { strictPodError } from "./strict-pod.js";
 
 /** What the webhook holds between requests. */
 export interface WebhookState {
@@ -79,23 +80,33 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** Answers one AdmissionReview; `path` is the request path (`/inject/cluster/X/net/Y`...). Never throws. */
-export function review(body: unknown, path: string, state: WebhookState): ReviewResult {
+function deny(apiVersion: string, uid: string, message: string, outcome: Outcome, pod = ""): ReviewResult {
+  return { response: reviewEnvelope(apiVersion, { uid, allowed: false, status: { message } }), outcome, pod };
+}
+
+/** The answer to a body that is no usable review: `allowed: false` with the reason. */
+export function refuseBadRequest(request: BadRequest): ReviewResult {
+  return deny(request.apiVersion, request.uid, request.reason, { kind: "invalid", reason: request.reason });
+}
+
+/** Answers one AdmissionReview body (parsed JSON, not yet read): {@link review} once it is read. */
+export function reviewBody(body: unknown, path: string, state: WebhookState): ReviewResult {
   const request = readPodRequest(body);
-  const deny = (apiVersion: string, uid: string, message: string, outcome: Outcome, pod = ""): ReviewResult => ({
-    response: reviewEnvelope(apiVersion, { uid, allowed: false, status: { message } }),
-    outcome,
-    pod,
-  });
-  if (!request.ok) {
-    return deny(request.apiVersion, request.uid, request.reason, { kind: "invalid", reason: request.reason });
-  }
+  return request.ok ? review(request, path, state) : refuseBadRequest(request);
+}
+
+/** Answers one review request; `path` is the request path (`/inject/cluster/X/net/Y`...). Never throws. */
+export function review(request: PodRequest, path: string, state: WebhookState): ReviewResult {
   const { apiVersion, uid } = request;
 
   let original: Pod;
   try {
-    const { managedFields: _dropped, ...metadata } = isRecord(request.object.metadata) ? request.object.metadata : {};
-    original = marshalTyped({ ...request.object, metadata }, "Pod") as Pod;
+    const strict = strictPodError(request.object);
+    if (strict !== undefined) throw new Error(strict);
+    // A metadata that is not an object goes to marshalling as it is, which reports it.
+    const received = request.object.metadata;
+    const { managedFields: _dropped, ...metadata } = isRecord(received) ? received : {};
+    original = marshalTyped({ ...request.object, metadata: isRecord(received) ? metadata : received }, "Pod") as Pod;
   } catch (e) {
     const message = `could not decode the Pod: ${messageOf(e)}`;
     return deny(apiVersion, uid, message, { kind: "invalid", reason: message });
@@ -140,6 +151,12 @@ export function review(body: unknown, path: string, state: WebhookState): Review
       proxyGID: ids.gid,
     });
     const patch = createPatch(original, marshalTyped(injected, "Pod"));
+    // The API server applies the patch to the object it sent, not to our typed reading of it.
+    try {
+      applyPatch(cloneJson(request.object), patch);
+    } catch (e) {
+      throw new Error(`the injection patch does not apply to the Pod as sent: ${messageOf(e)}`);
+    }
     return {
       response: reviewEnvelope(apiVersion, {
         uid,

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { defaultConfigFiles } from "../inject/defaults.js";
-import { review, type WebhookState } from "./admission.js";
+import { reviewBody, type WebhookState } from "./admission.js";
 import {
   buildState,
   ConfigRejectedError,
@@ -64,7 +64,7 @@ test("injectorSources: built-in texts fill the gaps; a whole ConfigMap as config
 test("the built-in config answers every reference pod with an injection", () => {
   const state = buildState(injectorSources({}, new Map()), settings);
   for (const pod of referencePods()) {
-    const result = review(pod.review, "/inject", state);
+    const result = reviewBody(pod.review, "/inject", state);
     assert.equal(result.outcome.kind, "injected", `${pod.name}: ${JSON.stringify(result.outcome)}`);
   }
 });

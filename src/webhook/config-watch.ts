@@ -13,7 +13,7 @@
  * start-up is an error, and missing later is a refused reload until they are back.
  *
  * A new configuration becomes active only after it loads (YAML, values, mesh config, templates
- * compile) AND answers every reference pod (reference-pods.ts) through review() without a failure.
+ * compile) AND answers every reference pod (reference-pods.ts) through reviewBody() without a failure.
  * Otherwise the last good configuration stays active and the caller logs and counts the error.
  */
 
@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import type { EnvLookup } from "../inject/funcs.js";
 import { configMapHasKey, type InjectorSources, loadInjector } from "../inject/injector.js";
-import { review, type WebhookState } from "./admission.js";
+import { reviewBody, type WebhookState } from "./admission.js";
 import { type FileWatch, watchFiles } from "./file-watch.js";
 import { referencePods } from "./reference-pods.js";
 
@@ -127,9 +127,9 @@ export async function readConfigTexts(files: ConfigFiles): Promise<Map<string, s
 /** Checks a candidate state by answering every reference pod; throws ConfigRejectedError naming the first failure. */
 export function checkWithReferencePods(state: WebhookState): void {
   for (const pod of referencePods()) {
-    let result: ReturnType<typeof review>;
+    let result: ReturnType<typeof reviewBody>;
     try {
-      result = review(pod.review, "/inject", state);
+      result = reviewBody(pod.review, "/inject", state);
     } catch (e) {
       throw new ConfigRejectedError(`reference pod ${pod.name}: ${(e as Error).message}`);
     }

@@ -3,7 +3,8 @@
  * small JSON bodies quickly; anything else is refused early, before it costs memory or a socket:
  *   - a content-type other than JSON → 415 (checked before any byte of the body is read);
  *   - a body over `maxBodyBytes` → 413, from `content-length` when given, otherwise while counting
- *     the streamed bytes; the rest is never read (the connection is closed);
+ *     the streamed bytes; the rest is read and dropped within `discardBytes`/`discardMs` so the
+ *     client sees the answer (discard-body.ts);
  *   - an empty body → 400;
  *   - header and whole-request timeouts against slow clients (node:http's headersTimeout and
  *     requestTimeout, set by the server from these values).
@@ -29,12 +30,22 @@ export interface Limits {
    */
   drainDelayMs: number;
   /**
-   * Large bodies held in memory at once (bytes, reserved before reading; see body-budget.ts):
-   * large requests past it wait unread. 32 MiB: five bodies at the size limit.
+   * Bodies held in memory at once past their first `smallBodyBytes` (bytes, reserved as they
+   * arrive; see body-budget.ts): past it, requests wait, paused. 32 MiB: five bodies at the size limit.
    */
   maxBufferedBytes: number;
-  /** Bodies up to this size (declared) are read at once, outside the budget: ordinary pods never wait. */
+  /** The first bytes of every body are read outside the budget: ordinary pods never wait. */
   smallBodyBytes: number;
+  /**
+   * TCP connections open at once on the HTTPS port (0: no cap); more are closed as soon as they are
+   * accepted. Keep it under the process's descriptor limit (`ulimit -n`) minus what files and the
+   * metrics port need. The API server keeps a few connections per replica.
+   */
+  maxConnections: number;
+  /** A refused body (413, 415, 405) is read and dropped up to this many bytes, then the connection is cut. */
+  discardBytes: number;
+  /** ...and for at most this long (ms). */
+  discardMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -46,6 +57,9 @@ export const DEFAULT_LIMITS: Limits = {
   drainDelayMs: 0,
   maxBufferedBytes: 32 * 1024 * 1024,
   smallBodyBytes: 256 * 1024,
+  maxConnections: 1000,
+  discardBytes: 64 * 1024 * 1024,
+  discardMs: 5000,
 };
 
 /** A request refused by a limit: the HTTP status and a one-line message for the client. */
@@ -72,15 +86,6 @@ export function isJsonContentType(header: string | undefined): boolean {
   return mediaType === "application/json";
 }
 
-/**
- * What a request reserves in the body budget before its body is read: its declared length (node
- * never reads past it), else (a chunked body) the size limit.
- */
-export function bodyReservation(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): number {
-  const declared = Number(req.headers["content-length"]);
-  return Number.isFinite(declared) && declared >= 0 ? Math.min(declared, limits.maxBodyBytes) : limits.maxBodyBytes;
-}
-
 /** Checks what the headers alone can tell: content-type and a declared length over the limit. */
 export function checkHeaders(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): void {
   if (!isJsonContentType(req.headers["content-type"])) {
@@ -100,14 +105,31 @@ export function checkHeaders(req: IncomingMessage, limits: Pick<Limits, "maxBody
   }
 }
 
+/** How a body being read takes part in the memory budget for bodies (body-budget.ts). */
+export interface BodyBudgeting {
+  /** The first bytes of every body are read outside the budget (ordinary pods never wait). */
+  freeBytes: number;
+  /** Reserves bytes past those: at once (undefined) or once granted (the request is paused meanwhile). */
+  take(bytes: number): Promise<void> | undefined;
+}
+
 /**
  * Reads the body, counting bytes as they arrive: past `maxBodyBytes` it stops reading and rejects
- * with a 413 LimitError (the caller answers and closes the connection). An empty body is a 400.
+ * with a 413 LimitError (the caller answers and drops the rest). An empty body is a 400. With a
+ * budget, every byte past `freeBytes` is reserved as it arrives; while a reservation waits, the
+ * request is paused (nothing more is read).
  */
-export function readBody(req: IncomingMessage, limits: Pick<Limits, "maxBodyBytes">): Promise<Buffer> {
+export function readBody(
+  req: IncomingMessage,
+  limits: Pick<Limits, "maxBodyBytes">,
+  budget?: BodyBudgeting,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let reserved = 0;
+    let waiting = false;
+    let ended = false;
     let done = false;
     const finish = (error: Error | undefined) => {
       if (done) return;
@@ -132,10 +154,37 @@ export function readBody(req: IncomingMessage, limits: Pick<Limits, "maxBodyByte
         return;
       }
       chunks.push(chunk);
+      reserveMore();
     };
-    const onEnd = () => finish(undefined);
+    /** Reserves what has arrived past the free part; pauses the request while that waits. */
+    const reserveMore = () => {
+      if (budget === undefined || waiting || done) return; // a chunk that came while waiting: after the grant
+      const more = size - budget.freeBytes - reserved;
+      if (more <= 0) return;
+      reserved += more;
+      const granted = budget.take(more);
+      if (granted === undefined) return;
+      waiting = true;
+      req.pause();
+      granted.then(
+        () => {
+          waiting = false;
+          reserveMore();
+          if (waiting || done) return;
+          if (ended) finish(undefined);
+          else req.resume();
+        },
+        (e: Error) => finish(new AbortedError(`request body could not be read: ${e.message}`)),
+      );
+    };
+    const onEnd = () => {
+      ended = true;
+      if (!waiting) finish(undefined);
+    };
     const onError = (e: Error) => finish(new AbortedError(`request body could not be read: ${e.message}`));
-    const onClose = () => finish(new AbortedError("client closed the connection before the body was complete"));
+    const onClose = () => {
+      if (!ended) finish(new AbortedError("client closed the connection before the body was complete"));
+    };
     req.on("data", onData);
     req.on("end", onEnd);
     req.on("error", onError);

@@ -11,6 +11,7 @@
  *   sidecar_injection_cert_reloads_total / sidecar_injection_cert_reload_errors_total
  *   sidecar_injection_config_last_reload_success_timestamp_seconds
  *   sidecar_injection_cert_expiry_timestamp_seconds
+ *   meshinject_connections_dropped_total         connections refused at once: --max-connections were open
  *   meshinject_namespace_lookup_failures_total   (--platform openshift) Namespace lookups that failed;
  *                                                the pod was injected with proxy UID/GID 1337
  * plus prom-client's default process and Node.js metrics. Each server has its own Registry, so
@@ -50,6 +51,8 @@ export interface WebhookMetrics {
   namespaceLookupFailures: Counter;
   /** Requests whose body waits for room in the memory budget for bodies (see body-budget.ts). */
   bodiesWaiting: Gauge;
+  /** Connections closed at once because `maxConnections` were open. */
+  connectionsDropped: Counter;
   /** Counts one review's outcome and its latency. */
   recordOutcome(outcome: Outcome, seconds: number): void;
   /** Counts a request the server refused before review (415, 400, 413...). */
@@ -137,7 +140,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
   });
   const bodiesWaiting = new Gauge({
     name: "meshinject_request_bodies_waiting",
-    help: "Large requests waiting, unread, for room in the memory budget for request bodies (--max-buffered-bytes).",
+    help: "Requests paused, their bodies partly read, waiting for room in the memory budget for request bodies (--max-buffered-bytes).",
+    registers,
+  });
+  const connectionsDropped = new Counter({
+    name: "meshinject_connections_dropped_total",
+    help: "Connections closed as soon as accepted because --max-connections connections were open.",
     registers,
   });
   return {
@@ -155,6 +163,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
     certExpiry,
     namespaceLookupFailures,
     bodiesWaiting,
+    connectionsDropped,
     recordOutcome(outcome, seconds) {
       if (outcome.kind === "injected") success.inc();
       else if (outcome.kind === "skipped") skip.inc();

@@ -1,23 +1,14 @@
 /**
- * The webhook's HTTPS server: routing, the request life cycle, reloads and graceful shutdown.
+ * The webhook's HTTPS server: options, start-up (configuration, certificate, listeners) and routing.
  *
  *   HTTPS port   POST /inject, POST /inject/...  (Istio's `/inject/cluster/X/net/Y` form, `:ENV` pairs)
  *                GET /healthz, GET /readyz
  *   HTTP port    GET /metrics (Prometheus), separate so scrapers need no certificate
  *
- * A request to /inject goes: count it → check content-type and declared length (415, 413) → read
- * the body within the limit (413, 400) → JSON.parse → review() → 200 with the AdmissionReview.
- * Everything that throws is caught and answered; the process never exits because of a request.
- * On OpenShift (`platform`), the pod's Namespace is looked up (`namespaces`) before review(), which
- * stays synchronous; a failed lookup is logged and the pod is injected with UID/GID 1337.
- *
- * Malformed JSON is answered 200 with an AdmissionReview (admission.k8s.io/v1) whose response says
- * `allowed: false` and why, as Istio's webhook does: the API server then reports that message to the
- * user ("admission webhook ... denied the request: could not decode ...") rather than a bare HTTP
- * error. The uid cannot be echoed from a body that does not parse; the API server rejects the
- * answer's uid mismatch and applies the webhook's failurePolicy either way. Bodies that are not
- * JSON by content-type (415) or are empty (400) are refused at the HTTP level: no AdmissionReview
- * client sends them.
+ * The inject handler is inject-handler.ts, reloads reloads.ts, shutdown shutdown.ts. Everything that
+ * throws is caught and answered; the process never exits because of a request. On OpenShift
+ * (`platform`), the pod's Namespace is looked up (`namespaces`) before review(), which stays
+ * synchronous; a failed lookup is logged and the pod is injected with UID/GID 1337.
  */
 
 import { readFile } from "node:fs/promises";
@@ -28,11 +19,9 @@ import {
   type ServerResponse,
 } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
-import { review, type WebhookState } from "./admission.js";
-import { ADMISSION_V1, reviewEnvelope } from "./admission-request.js";
-import { BodyBudget, type Release } from "./body-budget.js";
+import type { Duplex } from "node:stream";
+import type { WebhookState } from "./admission.js";
+import { BodyBudget } from "./body-budget.js";
 import {
   type ConfigFileOptions,
   configFiles,
@@ -41,25 +30,22 @@ import {
   revisionMismatch,
   revisionMismatchMessage,
   type StateSettings,
-  watchConfig,
 } from "./config-watch.js";
-import type { FileWatch } from "./file-watch.js";
+import { manageConnections, refuseConnect } from "./connections.js";
+import { expectsContinue } from "./discard-body.js";
 import { isHealthPath, serveHealth } from "./health.js";
-import {
-  AbortedError,
-  bodyReservation,
-  checkHeaders,
-  DEFAULT_LIMITS,
-  LimitError,
-  type Limits,
-  readBody,
-} from "./limits.js";
+import { createInjectHandler } from "./inject-handler.js";
+import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { listen } from "./listen.js";
 import { createLogger, type Logger } from "./logging.js";
-import { createMetrics, metricsHandler, type ServerFailureReason, type WebhookMetrics } from "./metrics.js";
+import { createMetrics, metricsHandler, type WebhookMetrics } from "./metrics.js";
 import { type NamespaceSource, staticNamespaces } from "./namespaces.js";
 import type { NamespaceLike } from "./openshift.js";
-import type { Outcome } from "./outcome.js";
-import { type CheckedPair, checkPair, TlsError, type TlsFiles, type TlsPair, watchCertificate } from "./tls.js";
+import { watchReloads } from "./reloads.js";
+import { seconds, send, TEXT } from "./respond.js";
+import { shutdownOf } from "./shutdown.js";
+import { type CheckedPair, checkPair, TlsError, type TlsFiles, type TlsPair } from "./tls.js";
+import { DEFAULT_TLS_POLICY, type TlsPolicy } from "./tls-policy.js";
 import { selfSignedCertificate } from "./tls-self-signed.js";
 
 /** Istio's ports: the injection webhook on istiod's 15017, its metrics on 15014. */
@@ -79,6 +65,8 @@ export interface ServerOptions {
    * generated self-signed certificate for `selfSignedHosts`.
    */
   tls?: TlsFiles | TlsPair;
+  /** TLS versions and TLS 1.2 cipher suites accepted (default: Kubernetes' defaults, see tls-policy.ts). */
+  tlsPolicy?: TlsPolicy;
   /** DNS names and IPs of the generated certificate. Default localhost, 127.0.0.1, ::1. */
   selfSignedHosts?: readonly string[];
   /** The configuration files; undefined or empty for the built-in default. */
@@ -140,62 +128,6 @@ function pathOf(url: string | undefined): string | undefined {
   }
 }
 
-function seconds(startNs: bigint): number {
-  return Number(process.hrtime.bigint() - startNs) / 1e9;
-}
-
-/** The `request` of a parsed body that may be anything, when it is an object. */
-function requestOf(body: unknown): Record<string, unknown> | undefined {
-  const request = typeof body === "object" && body !== null ? (body as { request?: unknown }).request : undefined;
-  return typeof request === "object" && request !== null ? (request as Record<string, unknown>) : undefined;
-}
-
-/** Who the review was about, for logs, from a body that may be anything. */
-function requestIds(body: unknown): { uid?: string; namespace?: string } {
-  const { uid, namespace } = requestOf(body) ?? {};
-  return {
-    ...(typeof uid === "string" ? { uid } : {}),
-    ...(typeof namespace === "string" ? { namespace } : {}),
-  };
-}
-
-/** The request's `operation` and `dryRun`, for the review's log line (absent when the body lacks them). */
-function requestMode(body: unknown): { operation?: string; dryRun?: boolean } {
-  const { operation, dryRun } = requestOf(body) ?? {};
-  return {
-    ...(typeof operation === "string" ? { operation } : {}),
-    ...(typeof dryRun === "boolean" ? { dryRun } : {}),
-  };
-}
-
-/** The namespace the review's pod is in: its own, else the request's (as review() defaults it). */
-function podNamespace(body: unknown): string {
-  const request = requestOf(body);
-  if (request === undefined) return "";
-  const { object, namespace } = request;
-  const metadata =
-    typeof object === "object" && object !== null ? (object as { metadata?: unknown }).metadata : undefined;
-  const own =
-    typeof metadata === "object" && metadata !== null ? (metadata as { namespace?: unknown }).namespace : undefined;
-  if (typeof own === "string" && own !== "") return own;
-  return typeof namespace === "string" ? namespace : "";
-}
-
-/** An error answer for a body that has no usable envelope. */
-function errorReview(message: string, apiVersion = ADMISSION_V1, uid = ""): Record<string, unknown> {
-  return reviewEnvelope(apiVersion, { uid, allowed: false, status: { code: 400, message } });
-}
-
-/** The apiVersion and uid to echo from a parsed body, when it has them. */
-function envelopeOf(body: unknown): { apiVersion?: string; uid?: string } {
-  if (typeof body !== "object" || body === null) return {};
-  const apiVersion = (body as { apiVersion?: unknown }).apiVersion;
-  return {
-    ...(apiVersion === "admission.k8s.io/v1beta1" ? { apiVersion } : {}),
-    ...requestIds(body),
-  };
-}
-
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -237,13 +169,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   // --- certificate ---
+  const tlsPolicy = options.tlsPolicy ?? DEFAULT_TLS_POLICY;
   let generatedCertificate: TlsPair | undefined;
   let pair: CheckedPair;
   if (options.tls === undefined) {
     generatedCertificate = selfSignedCertificate({
       hosts: options.selfSignedHosts ?? ["localhost", "127.0.0.1", "::1"],
     });
-    pair = checkPair(generatedCertificate, "generated certificate");
+    pair = checkPair(generatedCertificate, "generated certificate", new Date(), tlsPolicy);
   } else if (isTlsFiles(options.tls)) {
     const { certFile, keyFile } = options.tls;
     const read = (path: string, what: string) =>
@@ -253,9 +186,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     pair = checkPair(
       { cert: await read(certFile, "certificate"), key: await read(keyFile, "key") },
       `${certFile} + ${keyFile}`,
+      new Date(),
+      tlsPolicy,
     );
   } else {
-    pair = checkPair(options.tls, "certificate");
+    pair = checkPair(options.tls, "certificate", new Date(), tlsPolicy);
   }
   metrics.certExpiry.set(new Date(pair.leaf.validTo).getTime() / 1000);
 
@@ -276,180 +211,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const readiness = {
     notReadyReason: () => (shuttingDown ? "shutting down" : undefined),
   };
+  const connections = manageConnections(server, { maxConnections: limits.maxConnections, logger, metrics });
+  const serveInject = createInjectHandler({
+    limits,
+    logger,
+    metrics,
+    bodyBudget,
+    state: () => state,
+    namespaces,
+    shuttingDown: () => shuttingDown,
+  });
 
-  /** Writes a response, closing the connection when shutting down or when asked. */
-  function send(res: ServerResponse, status: number, body: string, contentType: string, closeConnection = false): void {
-    if (res.headersSent || res.writableEnded) return;
-    const headers: Record<string, string | number> = {
-      "content-type": contentType,
-      "content-length": Buffer.byteLength(body),
-    };
-    if (closeConnection || shuttingDown) headers.connection = "close";
-    res.writeHead(status, headers).end(body);
-  }
-
-  /** Refuses a request before review (415, 413, 400, 405), counts it, and drops an unread body. */
-  function reject(
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: number,
-    reason: ServerFailureReason,
-    message: string,
-    started: bigint,
-    bodyUnread: boolean,
-  ): void {
-    metrics.recordRejected(reason, seconds(started));
-    logger.warn({ path: req.url, status, reason, remote: req.socket.remoteAddress }, message);
-    send(res, status, `${message}\n`, "text/plain; charset=utf-8", bodyUnread);
-    if (bodyUnread) {
-      // Do not read (or let node:http drain) the rest of the body: close once the answer is out.
-      res.once("finish", () => req.socket.destroySoon());
-    }
-  }
-
-  async function serveInject(req: IncomingMessage, res: ServerResponse, path: string, started: bigint) {
-    metrics.requests.inc();
-    if (req.method !== "POST") {
-      res.setHeader("allow", "POST");
-      reject(req, res, 405, "method_not_allowed", `method ${req.method} not allowed, use POST`, started, true);
-      return;
-    }
-    let body: Buffer;
-    let release: Release | undefined;
-    try {
-      checkHeaders(req, limits);
-      release = await reserveBody(req);
-      body = await readBody(req, limits);
-    } catch (e) {
-      release?.();
-      if (e instanceof LimitError) {
-        reject(req, res, e.status, e.reason, e.message, started, e.status !== 400);
-      } else if (e instanceof AbortedError) {
-        metrics.recordRejected("request_aborted", seconds(started));
-        logger.warn({ path, remote: req.socket.remoteAddress }, e.message);
-        req.socket.destroy();
-      } else {
-        throw e;
-      }
-      return;
-    }
-    try {
-      await answerReview(res, path, started, body);
-    } finally {
-      release?.();
-    }
-  }
-
-  /**
-   * For a large body, waits for room in the budget (bodiesWaiting counts the waiters) and gives the
-   * release; a small one is read at once (undefined). A client gone while waiting (or cut off by
-   * the request timeout) leaves the queue at once: an AbortedError.
-   */
-  async function reserveBody(req: IncomingMessage): Promise<Release | undefined> {
-    const bytes = bodyReservation(req, limits);
-    if (bytes <= limits.smallBodyBytes) return undefined;
-    const now = bodyBudget.tryReserve(bytes);
-    if (now !== undefined) return now;
-    // Gone already: its 'close' has fired, so it must not join the queue.
-    if (req.destroyed) throw new AbortedError("client closed the connection before its request was read");
-    const reservation = bodyBudget.reserve(bytes);
-    const gone = () =>
-      reservation.cancel(new AbortedError("client closed the connection while its request waited for memory"));
-    metrics.bodiesWaiting.inc();
-    req.once("close", gone);
-    let release: Release;
-    try {
-      release = await reservation.granted;
-    } finally {
-      req.off("close", gone);
-      metrics.bodiesWaiting.dec();
-    }
-    if (req.destroyed || req.readableAborted) {
-      release();
-      throw new AbortedError("client closed the connection while its request waited for memory");
-    }
-    return release;
-  }
-
-  /** Parses, reviews and answers one AdmissionReview body. */
-  async function answerReview(res: ServerResponse, path: string, started: bigint, body: Buffer): Promise<void> {
-    const current = state; // a reload during this request does not change it
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString("utf8"));
-    } catch (e) {
-      const message = `could not decode the AdmissionReview: ${(e as Error).message}`;
-      send(res, 200, JSON.stringify(errorReview(message)), "application/json");
-      finishReview(path, { kind: "invalid", reason: message }, started, {}, "malformed_json");
-      return;
-    }
-    const reviewState = await withNamespace(current, parsed);
-    let result: ReturnType<typeof review>;
-    try {
-      result = review(parsed, path, reviewState);
-    } catch (e) {
-      // review() is total; if it still throws, that is our bug: answer, and log it loudly.
-      const { apiVersion, uid } = envelopeOf(parsed);
-      logger.error({ err: e, path, uid }, "internal error in review");
-      send(
-        res,
-        200,
-        JSON.stringify(errorReview(`internal error: ${(e as Error).message}`, apiVersion, uid)),
-        "application/json",
-      );
-      metrics.recordRejected("internal_error", seconds(started));
-      return;
-    }
-    send(res, 200, JSON.stringify(result.response), "application/json");
-    finishReview(path, result.outcome, started, { ...requestIds(parsed), ...requestMode(parsed), pod: result.pod });
-  }
-
-  /** On OpenShift, the state with the request's Namespace looked up (review() itself is synchronous). */
-  async function withNamespace(current: WebhookState, body: unknown): Promise<WebhookState> {
-    if (current.platform !== "openshift" || namespaces === undefined) return current;
-    const name = podNamespace(body);
-    if (name === "") return current;
-    let found: NamespaceLike | undefined;
-    try {
-      const lookup = await namespaces.get(name);
-      found = lookup.namespace;
-      if (lookup.namespace === undefined) {
-        metrics.namespaceLookupFailures.inc();
-        logger.warn({ namespace: name, reason: lookup.reason }, "namespace lookup failed; proxy UID/GID 1337");
-      }
-    } catch (e) {
-      metrics.namespaceLookupFailures.inc();
-      logger.warn({ namespace: name, err: e }, "namespace lookup failed; proxy UID/GID 1337");
-    }
-    return { ...current, namespace: (n) => (n === name ? found : undefined) };
-  }
-
-  function finishReview(
-    path: string,
-    outcome: Outcome,
-    started: bigint,
-    ids: { uid?: string; namespace?: string; pod?: string | undefined; operation?: string; dryRun?: boolean },
-    rejected?: ServerFailureReason,
-  ): void {
-    const duration = seconds(started);
-    if (rejected) metrics.recordRejected(rejected, duration);
-    else metrics.recordOutcome(outcome, duration);
-    const fields = {
-      pod: ids.pod,
-      namespace: ids.namespace,
-      uid: ids.uid,
-      operation: ids.operation,
-      dryRun: ids.dryRun,
-      path,
-      outcome: outcome.kind,
-      reason: outcome.kind === "injected" ? undefined : outcome.reason,
-      durationMs: Math.round(duration * 1e6) / 1e3,
-    };
-    if (outcome.kind === "injected" || outcome.kind === "skipped") logger.info(fields, `pod ${outcome.kind}`);
-    else logger.warn(fields, outcome.kind === "failed" ? "injection failed" : "invalid admission review");
-  }
-
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  /** Every request; also those sent with `Expect: 100-continue` ('checkContinue'): see discard-body.ts. */
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     inFlight.add(res);
     res.once("close", () => {
@@ -461,11 +235,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     req.on("error", () => {}); // reported through readBody; never an uncaught 'error'
     res.on("error", (e) => logger.debug({ err: e }, "response write failed"));
+    // A client waiting for `100 Continue` is not told to send a body the route will not read.
+    const awaitingContinue = expectsContinue(req);
+    const reply = (status: number, body: string, close = false) =>
+      send(res, status, body, TEXT, close || shuttingDown || awaitingContinue);
     const fail = (e: unknown) => {
       logger.error({ err: e, path: req.url }, "internal error");
       metrics.recordRejected("internal_error", seconds(started));
       try {
-        send(res, 500, "internal error\n", "text/plain; charset=utf-8", true);
+        reply(500, "internal error\n", true);
       } catch {
         res.destroy();
       }
@@ -473,130 +251,58 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     try {
       const path = pathOf(req.url);
       if (path === undefined) {
-        send(res, 400, "malformed percent-encoding in the request path\n", "text/plain; charset=utf-8");
+        reply(400, "malformed percent-encoding in the request path\n");
       } else if (isHealthPath(path)) {
+        if (awaitingContinue) res.writeContinue();
         serveHealth(path, req, res, readiness);
       } else if (path === "/inject" || path.startsWith("/inject/")) {
         serveInject(req, res, path, started).catch(fail);
       } else {
-        send(res, 404, "not found\n", "text/plain; charset=utf-8");
+        reply(404, "not found\n");
       }
     } catch (e) {
       fail(e);
     }
-  });
+  };
+  server.on("request", onRequest);
+  server.on("checkContinue", onRequest);
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => refuseConnect(req, socket, logger));
 
-  server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
-    const code = err.code ?? "";
-    const status =
-      code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? 408
-        : code === "HPE_HEADER_OVERFLOW"
-          ? 431
-          : code === "ECONNRESET"
-            ? 0
-            : 400;
-    if (status === 408) logger.warn({ remote: socket.remoteAddress }, "request timed out (slow client)");
-    else logger.debug({ err, remote: socket.remoteAddress }, "client error");
-    if (status !== 0 && socket.writable) {
-      socket.end(
-        `HTTP/1.1 ${status} ${status === 408 ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request"}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
-      );
-    }
-    socket.destroySoon();
-  });
-  server.on("tlsClientError", (err, socket) => {
-    logger.debug({ err: err.message, remote: socket.remoteAddress }, "TLS handshake failed");
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? DEFAULT_PORT, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  const port = await listen(server, options.port ?? DEFAULT_PORT, options.host);
   server.on("error", (e) => logger.error({ err: e }, "HTTPS server error"));
-  const port = (server.address() as AddressInfo).port;
 
   // --- the metrics server ---
   let metricsServer: HttpServer | undefined;
   let metricsPort = -1;
   if (options.metricsPort !== null) {
     metricsServer = createHttpServer(metricsHandler(metrics.registry));
-    const ms = metricsServer;
     try {
-      await new Promise<void>((resolve, reject) => {
-        ms.once("error", reject);
-        ms.listen(options.metricsPort ?? DEFAULT_METRICS_PORT, options.metricsHost, () => {
-          ms.off("error", reject);
-          resolve();
-        });
-      });
+      metricsPort = await listen(metricsServer, options.metricsPort ?? DEFAULT_METRICS_PORT, options.metricsHost);
     } catch (e) {
       server.close();
       server.closeAllConnections();
       throw e;
     }
-    ms.on("error", (e) => logger.error({ err: e }, "metrics server error"));
-    metricsPort = (ms.address() as AddressInfo).port;
+    metricsServer.on("error", (e) => logger.error({ err: e }, "metrics server error"));
   }
 
   // --- watching ---
-  const watches: FileWatch[] = [];
-  if (options.tls !== undefined && isTlsFiles(options.tls)) {
-    const tlsFiles = options.tls;
-    watches.push(
-      watchCertificate(
-        server,
-        tlsFiles,
-        pair,
-        {
-          onReload: (p) => {
-            metrics.certReloads.inc();
-            metrics.certExpiry.set(new Date(p.leaf.validTo).getTime() / 1000);
-            logger.info(
-              {
-                certFile: tlsFiles.certFile,
-                subject: p.leaf.subject,
-                notAfter: p.leaf.validTo,
-                fingerprint: p.leaf.fingerprint256,
-              },
-              "serving certificate reloaded",
-            );
-          },
-          onError: (e) => {
-            metrics.certReloadErrors.inc();
-            logger.error({ err: e.message }, "new serving certificate refused; the previous one stays active");
-          },
-        },
-        watchIntervalMs,
-      ),
-    );
-  }
-  if (configPaths(files).length > 0) {
-    watches.push(
-      watchConfig(
-        files,
-        loaded,
-        settings,
-        {
-          onReload: (s) => {
-            state = s;
-            metrics.configReloads.inc();
-            metrics.configLastReloadSuccess.setToCurrentTime();
-            logger.info({ files: configPaths(files) }, "injector configuration reloaded");
-            warnAboutConfig(s);
-          },
-          onError: (e) => {
-            metrics.configReloadErrors.inc();
-            logger.error({ err: e.message }, "new injector configuration refused; the last good one stays active");
-          },
-        },
-        watchIntervalMs,
-      ),
-    );
-  }
+  const watches = watchReloads({
+    server,
+    tlsFiles: options.tls !== undefined && isTlsFiles(options.tls) ? options.tls : undefined,
+    pair,
+    files,
+    loaded,
+    settings,
+    metrics,
+    logger,
+    intervalMs: watchIntervalMs,
+    tlsPolicy,
+    onConfig: (s) => {
+      state = s;
+      warnAboutConfig(s);
+    },
+  });
 
   logger.info(
     {
@@ -610,38 +316,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     "sidecar injector webhook listening",
   );
 
-  let closing: Promise<void> | undefined;
-  async function close(): Promise<void> {
-    closing ??= (async () => {
+  const close = shutdownOf({
+    server,
+    metricsServer,
+    connections,
+    watches,
+    inFlight,
+    limits,
+    logger,
+    beginShutdown: () => {
       shuttingDown = true;
-      for (const w of watches) w.close();
-      if (limits.drainDelayMs > 0) {
-        // Lame duck: /readyz fails and every answer says `connection: close`, so clients move their
-        // kept-alive connections elsewhere before the idle ones are closed under them.
-        logger.info({ drainMs: limits.drainDelayMs }, "shutting down: draining kept-alive connections");
-        await sleep(limits.drainDelayMs);
-      }
-      logger.info({ inFlight: inFlight.size }, "shutting down: no new connections, finishing requests in flight");
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // Keep-alive connections that finish a request are closed by the `connection: close` answer.
-      const timer = setTimeout(() => {
-        logger.warn({ inFlight: inFlight.size }, "shutdown timeout: closing remaining connections");
-        server.closeAllConnections();
-      }, limits.shutdownTimeoutMs);
-      await closed;
-      clearTimeout(timer);
-      if (metricsServer) {
-        const ms = metricsServer;
-        await new Promise<void>((resolve) => {
-          ms.close(() => resolve());
-          ms.closeAllConnections();
-        });
-      }
-      logger.info("stopped");
-    })();
-    return closing;
-  }
+    },
+  });
 
   return {
     port,

@@ -17,8 +17,7 @@ import type { Server } from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createSecureContext, type SecureContextOptions, type TLSSocket } from "node:tls";
 import { type FileWatch, watchFiles } from "./file-watch.js";
-
-export const TLS_MIN_VERSION = "TLSv1.2" as const;
+import { DEFAULT_TLS_POLICY, opensslCiphers, type TlsPolicy } from "./tls-policy.js";
 
 export interface TlsPair {
   /** PEM certificate (chain allowed: leaf first). */
@@ -44,8 +43,16 @@ export interface CheckedPair extends TlsPair {
   context: SecureContextOptions;
 }
 
-/** Checks a pair (leaf parses, key parses and matches, not expired) and builds its TLS options. */
-export function checkPair(pair: TlsPair, source = "certificate", now = new Date()): CheckedPair {
+/**
+ * Checks a pair (leaf parses, key parses and matches, not expired) and builds its TLS options with
+ * the policy's minimum version and TLS 1.2 cipher suites.
+ */
+export function checkPair(
+  pair: TlsPair,
+  source = "certificate",
+  now = new Date(),
+  policy: TlsPolicy = DEFAULT_TLS_POLICY,
+): CheckedPair {
   let leaf: X509Certificate;
   try {
     leaf = new X509Certificate(pair.cert);
@@ -62,7 +69,12 @@ export function checkPair(pair: TlsPair, source = "certificate", now = new Date(
   if (new Date(leaf.validTo).getTime() < now.getTime()) {
     throw new TlsError(`${source}: the certificate expired on ${leaf.validTo}`);
   }
-  const context: SecureContextOptions = { cert: pair.cert, key: pair.key, minVersion: TLS_MIN_VERSION };
+  const context: SecureContextOptions = {
+    cert: pair.cert,
+    key: pair.key,
+    minVersion: policy.minVersion,
+    ciphers: opensslCiphers(policy),
+  };
   try {
     createSecureContext(context); // what the server will do with it: fail here, not in a handshake
   } catch (e) {
@@ -117,6 +129,7 @@ export function watchCertificate(
   events: CertWatchEvents,
   intervalMs: number,
   retry: PairRetry = PAIR_RETRY,
+  policy: TlsPolicy = DEFAULT_TLS_POLICY,
 ): FileWatch {
   const source = `${files.certFile} + ${files.keyFile}`;
   // The pair being served. The file watcher remembers what it READ, which after a retry may be the
@@ -129,7 +142,7 @@ export function watchCertificate(
     if (pair.cert === active.cert && pair.key === active.key) return undefined;
     let checked: CheckedPair;
     try {
-      checked = checkPair(pair, source);
+      checked = checkPair(pair, source, new Date(), policy);
     } catch (e) {
       return e as Error;
     }
