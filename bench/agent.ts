@@ -12,10 +12,10 @@
  * direct, agent, …) so that machine noise falls on both alike. The figures are the ratios.
  */
 import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
 import { startStatusServer } from "../src/agent/status/server.js";
+import { serveLoopback } from "../test/loopback-server.js";
 import { formatNs, printTable } from "./timing.js";
 
 const { values } = parseArgs({
@@ -30,19 +30,6 @@ const rounds = Number(values.rounds);
 const batch = Number(values.batch);
 const concurrency = Number(values.concurrency);
 const statsBatch = Number(values["stats-batch"]);
-
-async function serve(handler: http.RequestListener): Promise<{ port: number; close(): Promise<void> }> {
-  const s = http.createServer(handler);
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  return {
-    port: (s.address() as AddressInfo).port,
-    close: () =>
-      new Promise((r) => {
-        s.closeAllConnections();
-        s.close(() => r());
-      }),
-  };
-}
 
 /** One GET on a new connection, as the kubelet probes; resolves with the status. */
 function get(port: number, path: string): Promise<number> {
@@ -98,9 +85,9 @@ function envoyPage(): string {
 }
 
 async function main(): Promise<void> {
-  const app = await serve((_req, res) => res.end("ok"));
+  const app = await serveLoopback((_req, res) => res.end("ok"));
   const page = envoyPage();
-  const envoy = await serve((_req, res) => {
+  const envoy = await serveLoopback((_req, res) => {
     res.setHeader("Content-Type", "text/plain; version=0.0.4");
     res.end(page);
   });

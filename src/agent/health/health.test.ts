@@ -1,24 +1,15 @@
 import assert from "node:assert/strict";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
+import { type LoopbackServer, serveLoopback } from "../../../test/loopback-server.js";
 import { type ProbeEvent, WorkloadHealthChecker } from "./checker.js";
 import { ExecProber, HTTPProber, TCPProber } from "./probers.js";
 
-async function scripted(statuses: number[], then: number): Promise<{ port: number; close(): Promise<void> }> {
-  const s = http.createServer((_req, res) => {
+/** Answers with the listed statuses in order, then `then` forever. */
+function scripted(statuses: number[], then: number): Promise<LoopbackServer> {
+  return serveLoopback((_req, res) => {
     res.writeHead(statuses.shift() ?? then);
     res.end();
   });
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  return {
-    port: (s.address() as AddressInfo).port,
-    close: () =>
-      new Promise((r) => {
-        s.closeAllConnections();
-        s.close(() => r());
-      }),
-  };
 }
 
 describe("health probers", () => {

@@ -5,6 +5,7 @@ import * as net from "node:net";
 import { after, describe, it } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { Registry } from "prom-client";
+import { serveLoopback } from "../../../test/loopback-server.js";
 import { zstdDecompress } from "./compression.js";
 import { type StatusServer, type StatusServerOptions, startStatusServer } from "./server.js";
 
@@ -16,11 +17,9 @@ after(async () => {
 });
 
 async function fake(handler: Handler): Promise<number> {
-  const server = http.createServer(handler);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  open.push({ close: () => new Promise((r) => server.close(r)) });
-  server.on("connection", (s) => open.push({ close: () => s.destroy() }));
-  return (server.address() as AddressInfo).port;
+  const server = await serveLoopback(handler);
+  open.push(server);
+  return server.port;
 }
 
 async function agent(options: Partial<StatusServerOptions>): Promise<StatusServer> {
