@@ -10,6 +10,7 @@
 import { resolve } from "node:path";
 import { EnvoyStartError } from "../agent/envoy/supervisor.js";
 import { ComponentStartError } from "../agent/process/component.js";
+import { dnsComponent } from "../agent/process/dns-component.js";
 import { isAgentStartError, prepareAgent, renderAgentBootstrap, runAgent } from "../agent/process/runtime.js";
 
 export const AGENT_USAGE = `usage: meshinject agent proxy [sidecar|router] [flags] [--root DIR]
@@ -86,6 +87,8 @@ export async function agentCommand(args: readonly string[], io: AgentCliIO = PRO
       statusHost,
       writeLog: io.stderr,
     });
+    const dns = dnsComponent(runtime, io.env, root);
+    if (dns !== undefined) runtime.components.push(dns);
     return await runAgent(runtime);
   } catch (e) {
     if (

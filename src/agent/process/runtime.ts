@@ -52,6 +52,8 @@ export interface AgentRuntime {
   envoy?: EnvoyProcess;
   /** Started in order, stopped in reverse; add servers before building the agent. */
   components: Component[];
+  /** The DNS proxy's `/debug/ndsz` view, when the agent runs one. */
+  ndsz?: () => unknown;
   /** The agent over `components`. */
   agent(): Agent;
   /** Asks the agent to stop (as SIGTERM does); the reason is logged. */

@@ -70,6 +70,7 @@ export class StatusComponent implements Component {
       disableDrain: () => runtime.envoy?.skipDrain(),
       onQuit: (reason) => runtime.shutdown(reason),
       registry: runtime.metrics.registry,
+      fetchDNS: () => runtime.ndsz?.(),
       signal: this.aborted.signal,
       log,
       envoyReadinessTimeoutMs: this.options.envoyReadinessTimeoutMs,
