@@ -14,6 +14,7 @@ import { templateData } from "./data.js";
 import { injectedImage } from "./images.js";
 import { applyOverlayObject, readOverlay } from "./overlay.js";
 import {
+  moveProxyToContainers,
   moveProxyToInitContainers,
   reapplyUserContainers,
   reinsertOverrides,
@@ -212,6 +213,13 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
       findContainer(PROXY_CONTAINER, merged.spec.containers) !== undefined
     ) {
       merged = moveProxyToInitContainers(merged);
+    } else if (
+      findContainer(PROXY_CONTAINER, templatePod.spec.containers) !== undefined &&
+      findContainer(PROXY_CONTAINER, merged.spec.initContainers) !== undefined
+    ) {
+      // Not in Istio (which only moves the other way): re-injecting a native sidecar without the
+      // setting would otherwise leave two istio-proxy containers.
+      merged = moveProxyToContainers(merged);
     }
     merged = applyOverlayObject(mergedOwn ? merged : clone(merged), overlay, name, true);
     mergedOwn = true;

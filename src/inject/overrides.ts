@@ -185,3 +185,17 @@ export function moveProxyToInitContainers(pod: Pod): Pod {
   out.spec.initContainers = [...(out.spec.initContainers ?? []), clone(proxy)];
   return out;
 }
+
+/**
+ * The way back: when the proxy is injected as a regular container into a pod whose istio-proxy is an
+ * init container (injected as a native sidecar before, or written there by the user), it moves to
+ * containers, so that the pod ends up with one proxy (Kubernetes rejects a name used twice).
+ */
+export function moveProxyToContainers(pod: Pod): Pod {
+  const proxy = findContainer(PROXY_CONTAINER, pod.spec.initContainers);
+  if (proxy === undefined) return pod;
+  const out = clone(pod);
+  out.spec.initContainers = placeContainer(out.spec.initContainers, PROXY_CONTAINER, "remove");
+  out.spec.containers = [...(out.spec.containers ?? []), clone(proxy)];
+  return out;
+}
