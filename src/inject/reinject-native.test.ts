@@ -66,7 +66,9 @@ describe("re-injection after the native-sidecar setting changed", () => {
   });
 
   it("native, regular, native again gives the first output back", () => {
-    const back = injectYaml(injector, injectYaml(injector, native, { nativeSidecars: false }), { nativeSidecars: true });
+    const back = injectYaml(injector, injectYaml(injector, native, { nativeSidecars: false }), {
+      nativeSidecars: true,
+    });
     assert.equal(back, native);
   });
 });
