@@ -51,6 +51,7 @@ export function caseInjector(caseDir: string, meta: IstioInjectCase): LoadedInje
   return {
     config,
     meshConfig: (readYaml(read("mesh.yaml")) ?? {}) as MeshConfig,
+    warnings: [],
     settings: {
       templates: compileTemplates(config, () => undefined),
       values: parseValues(read("values.json")),

@@ -105,13 +105,17 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
   }
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
   const input = await readInput(opts.filename, "input");
+  const inputName = opts.filename === "-" ? "stdin" : opts.filename;
+  // As istioctl: its skip lines are collected and printed after the output, after one blank line;
+  // the other warnings (what Istio logs as it goes) are printed at once, naming the document.
+  const skipped: string[] = [];
   let output: string;
   try {
     const loaded = loadInjector(sources, {
       env: (name) => process.env[name],
       compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
     });
-    for (const warning of loaded.warnings ?? []) process.stderr.write(`meshinject: warning: ${warning}\n`);
+    for (const warning of loaded.warnings) process.stderr.write(`meshinject: warning: ${warning}\n`);
     const partial = partialValuesWarning(sources.names?.values, loaded.settings.values.json);
     if (opts.valuesFile && partial !== undefined) process.stderr.write(partial);
     output = kubeInject(input, {
@@ -120,25 +124,37 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
       meshConfig: loaded.meshConfig,
       revision: opts.revision,
       nativeSidecar,
-      warn: (message) => process.stderr.write(message),
+      warn: (message) => {
+        if (message.startsWith(SKIP_LINE)) skipped.push(message);
+        else process.stderr.write(`meshinject: warning: ${inputName}: ${message}\n`);
+      },
     });
   } catch (e) {
     // Nothing has been written yet: report the one document (or configuration file) at fault.
     if (e instanceof DocumentError) {
       if (process.env.MESHINJECT_DEBUG && e.cause instanceof Error) process.stderr.write(`${e.cause.stack}\n`);
-      throw new KubeInjectError(`${opts.filename === "-" ? "stdin" : opts.filename}: ${e.message}`);
+      throw new KubeInjectError(`${inputName}: ${e.message}`);
     }
     if (e instanceof ConfigError) throw new KubeInjectError(oneLine(e.message));
     throw e;
   }
-  if (opts.output === undefined) {
+  await writeOutput(opts.output, output);
+  if (skipped.length > 0) process.stderr.write(`\n${skipped.map((line) => `${line}\n`).join("")}`);
+}
+
+/** How istioctl's skip lines start (`===> Skipping injection because ...`). */
+const SKIP_LINE = "===> ";
+
+/** The result on stdout, or atomically into `-o FILE`. */
+async function writeOutput(path: string | undefined, output: string): Promise<void> {
+  if (path === undefined) {
     process.stdout.write(output);
     return;
   }
   try {
-    await writeFileAtomic(opts.output, output);
+    await writeFileAtomic(path, output);
   } catch (e) {
     if (!(e instanceof WriteError)) throw e;
-    throw new KubeInjectError(`-o ${opts.output}: ${e.message}`);
+    throw new KubeInjectError(`-o ${path}: ${e.message}`);
   }
 }

@@ -200,7 +200,7 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   for (const name of selectTemplates(req)) {
     const template = settings.templates.get(name);
     if (template === undefined) {
-      const known = [...settings.templates.keys()].join(", ");
+      const known = [...settings.templates.keys()].join(", ") || "none";
       throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
     }
     const overlay = readOverlay(render(name, template, data), name);
