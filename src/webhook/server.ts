@@ -401,6 +401,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     send(res, 200, JSON.stringify(result.response), "application/json");
+    // Istio's injector logs these as warnings (an invalid sidecar.istio.io/inject value, a bad selector).
+    for (const warning of result.warnings ?? []) logger.warn({ pod: result.pod, path }, warning);
     finishReview(path, result.outcome, started, { ...requestIds(parsed), ...requestMode(parsed), pod: result.pod });
   }
 
