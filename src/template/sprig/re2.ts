@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Translates Go regular expressions (RE2 syntax, as Go 1.19's regexp/syntax parses them with the
  * Perl flags `regexp.Compile` uses) into JavaScript RegExp source for the `u` flag.
