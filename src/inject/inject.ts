@@ -13,13 +13,7 @@ import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
 import { injectedImage } from "./images.js";
 import { applyOverlayObject, readOverlay } from "./overlay.js";
-import {
-  moveProxyToContainers,
-  moveProxyToInitContainers,
-  reapplyUserContainers,
-  reinsertOverrides,
-  stripPreviousInjection,
-} from "./overrides.js";
+import { moveProxy, reapplyUserContainers, reinsertOverrides, stripPreviousInjection } from "./overrides.js";
 import { clone, findContainer, isRecord, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
 import { applyMetadata, applyPrometheusMerge, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
@@ -212,14 +206,14 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
       findContainer(PROXY_CONTAINER, templatePod.spec.initContainers) !== undefined &&
       findContainer(PROXY_CONTAINER, merged.spec.containers) !== undefined
     ) {
-      merged = moveProxyToInitContainers(merged);
+      merged = moveProxy(merged, "containers", "initContainers");
     } else if (
       findContainer(PROXY_CONTAINER, templatePod.spec.containers) !== undefined &&
       findContainer(PROXY_CONTAINER, merged.spec.initContainers) !== undefined
     ) {
       // Not in Istio (which only moves the other way): re-injecting a native sidecar without the
       // setting would otherwise leave two istio-proxy containers.
-      merged = moveProxyToContainers(merged);
+      merged = moveProxy(merged, "initContainers", "containers");
     }
     merged = applyOverlayObject(mergedOwn ? merged : clone(merged), overlay, name, true);
     mergedOwn = true;
