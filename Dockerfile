@@ -2,17 +2,20 @@
 #   docker build -t REGISTRY/meshinject:0.1.0 .
 # deploy/deployment.yaml runs it; its args repeat the CMD below.
 
-FROM node:20-slim AS build
+# Node 24: the Active LTS (maintained until April 2028); Node 20 reached its end of life on
+# 2026-04-30. The code itself runs on Node 20.19 or later (package.json's engines).
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: package.json's "prepare" would build before the sources are copied in.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs ./scripts/build.mjs
 COPY src ./src
 # Compile, then drop the dev dependencies (TypeScript, test tools) from node_modules.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json

@@ -33,3 +33,16 @@ export function parseRunArgs(argv: string[]): RunArgs {
   if (positionals.length === 0) throw new Error("no corpus folder given");
   return { dirs: positionals, verbose: values.verbose ?? false, options: { mode, budgetMs } };
 }
+
+/**
+ * What to say when a corpus folder does not exist (a fresh clone has no ../shared/conformance, and
+ * the shell then passes the glob of the README's command through unexpanded): where corpora come from.
+ */
+export function missingCorpusMessage(dir: string): string {
+  return (
+    `${dir} does not exist. The corpora are not part of the repository: they are generated from Istio's ` +
+    "sources at a recorded commit (each corpus's FORMAT.md names its generator and the Istio commit) and " +
+    "are provided next to the clone, as ../shared/conformance with one folder per corpus. Without them, " +
+    "`npm test` skips the tests that read them, saying so."
+  );
+}

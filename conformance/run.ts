@@ -5,9 +5,10 @@
  * folder, `conformance KIND NAME: P/T passed (details)`. Exits 1 when a folder is below its floor
  * in floors.json, 2 on a usage error or an unreadable corpus.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { parseRunArgs, type RunArgs, USAGE } from "./args.js";
+import { missingCorpusMessage, parseRunArgs, type RunArgs, USAGE } from "./args.js";
 import { belowFloor, loadFloors } from "./floors.js";
 import { kinds } from "./kinds/index.js";
 import { type KindResult, summaryLine, verboseLines } from "./result.js";
@@ -31,6 +32,11 @@ async function main(argv: string[]): Promise<number> {
   let status = 0;
   for (const dir of args.dirs) {
     const name = basename(resolve(dir));
+    if (!existsSync(dir)) {
+      console.log(`conformance ? ${name}: ${missingCorpusMessage(dir)}`);
+      status = Math.max(status, 2);
+      continue;
+    }
     let kind: string;
     try {
       kind = await corpusKind(dir);

@@ -63,10 +63,30 @@ describe("loadInjectorConfig", () => {
   });
 
   it("lists mesh config fields MeshConfig does not have as warnings, and loads", () => {
-    assert.deepEqual(loadInjectorConfig().warnings ?? [], []);
+    // Always a list, as the README says (not undefined when there is nothing to say).
+    assert.deepEqual(loadInjectorConfig().warnings, []);
     const typo = loadInjectorConfig({ mesh: "trustDomian: example.org\n" });
     assert.deepEqual(typo.warnings, ["mesh: unknown field trustDomian (ignored, as Istio ignores it: a typo?)"]);
     assert.equal(typo.meshConfig.trustDomain, "cluster.local");
+  });
+
+  it("refuses an empty config or values, saying it is empty", () => {
+    for (const empty of ["", "\n", "# nothing here\n"]) {
+      assert.throws(
+        () => loadInjectorConfig({ config: empty }),
+        (e: unknown) => {
+          return e instanceof ConfigError && e.message === "config is empty";
+        },
+      );
+      assert.throws(
+        () => loadInjectorConfig({ values: empty }),
+        (e: unknown) => {
+          return e instanceof ConfigError && e.message === "values is empty";
+        },
+      );
+    }
+    const emptyKey = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: istio-sidecar-injector}\ndata: {config: ''}\n";
+    assert.throws(() => loadInjectorConfig({ config: emptyKey }), /^ConfigError: config is empty$/);
   });
 
   it("refuses unknown options and wrong types with a TypeError naming them", () => {

@@ -15,7 +15,7 @@ import { defaultConfigFiles } from "./inject/defaults.js";
 import type { EnvLookup } from "./inject/funcs.js";
 import { InjectionError } from "./inject/inject.js";
 import { configMapHasKey, type LoadedInjector, loadInjector } from "./inject/injector.js";
-import { injectObject, kubeInject } from "./inject/kube-inject.js";
+import { injectTopLevel, kubeInject } from "./inject/kube-inject.js";
 import { kubeUninject, uninjectObject } from "./inject/uninject.js";
 import { oneLine } from "./kube/one-line.js";
 import { marshalTyped } from "./kube/typed.js";
@@ -134,8 +134,11 @@ function copyOf(manifest: unknown, caller = "inject"): Record<string, unknown> {
 
 /**
  * Injects one Kubernetes object: a Pod, Deployment, DaemonSet, StatefulSet, ReplicaSet,
- * ReplicationController, Job, CronJob, DeploymentConfig or List. Other kinds, and workloads that
- * opt out or use host networking, come back as given. The result is a new object in the shape
+ * ReplicationController, Job, CronJob, DeploymentConfig or List, under any version of its API group
+ * (`extensions/v1beta1` Deployments and `batch/v1beta1` CronJobs too, as istioctl decides by kind).
+ * Other kinds, and workloads that opt out or use host networking, come back as given; so do an
+ * object without `kind` and a custom resource named like a workload (`example.com/v1` `Deployment`),
+ * with a warning. It decides and warns exactly as {@link injectYaml} does for the same document. The result is a new object in the shape
  * Kubernetes itself writes (typed: empty fields dropped, `resources: {}` and the like present).
  * Label and annotation values are read as Kubernetes decodes them (`sidecar.istio.io/inject: true`
  * given as a boolean is "true"). Throws InjectionError with the reason (for example an invalid
@@ -145,10 +148,11 @@ export function inject<T extends object>(injector: Injector, manifest: T, option
   const settings = kubeInjectOptions("inject", injector, options);
   const copy = copyOf(manifest);
   try {
-    const injected = injectObject(copy, settings);
+    // The same decisions and warnings as injectYaml's for a document (src/inject/kube-inject.ts).
+    const { object, copied } = injectTopLevel(copy, settings);
     // Skipped (not a workload, opted out, host network): the copy comes back as it was given.
-    if (injected === copy || typeof copy.kind !== "string") return injected as unknown as T;
-    return marshalTyped(injected, copy.kind) as T;
+    if (copied || object === copy) return object as unknown as T;
+    return marshalTyped(object, String(copy.kind)) as T;
   } catch (e) {
     if (e instanceof ConfigError || !(e instanceof Error)) throw e;
     // One error type for "this object cannot be injected", one line, naming the object.

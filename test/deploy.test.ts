@@ -121,9 +121,20 @@ describe("deploy/", async () => {
     }
   });
 
-  it("the Dockerfile: node:20-slim, multi-stage, non-root, CMD = the Deployment's args", async () => {
+  it("the Dockerfile: a supported Node LTS (slim), multi-stage, non-root, CMD = the Deployment's args", async () => {
     const dockerfile = await text("Dockerfile");
-    assert.equal((dockerfile.match(/^FROM node:20-slim/gm) ?? []).length, 2);
+    // End of life of the Node.js LTS lines (nodejs.org/en/about/previous-releases).
+    const endOfLife: Record<string, string> = { "20": "2026-04-30", "22": "2027-04-30", "24": "2028-04-30" };
+    const bases = [...dockerfile.matchAll(/^FROM node:(\d+)-slim\b/gm)].map((m) => m[1] as string);
+    assert.equal(bases.length, 2, "both stages on node:N-slim");
+    for (const major of bases) {
+      const eol = endOfLife[major];
+      assert.ok(eol !== undefined, `node:${major} is not an LTS line`);
+      assert.ok(new Date() < new Date(eol), `node:${major} reached its end of life on ${eol}`);
+    }
+    assert.equal(new Set(bases).size, 1, "build and run on the same Node");
+    // npm run build runs scripts/build.mjs, which the build stage must have.
+    assert.match(dockerfile, /^COPY scripts\/build\.mjs /m);
     assert.match(dockerfile, /RUN npm ci/);
     // package.json's prepare script builds; in the image the sources are copied after npm ci.
     const scripts = JSON.parse(await text("package.json")).scripts as Record<string, string>;

@@ -71,6 +71,7 @@ export function caseInjector(caseDir: string, meta: IstioInjectCase): LoadedInje
   return {
     config,
     meshConfig: (readYaml(read("mesh.yaml")) ?? {}) as MeshConfig,
+    warnings: [],
     settings: {
       // The templates' `env` reads istiod's process environment; the case's `environment` is that
       // environment (FORMAT.md section 4). An empty value counts as unset, as Go's env helper treats it.

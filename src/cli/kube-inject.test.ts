@@ -3,7 +3,7 @@
 // nothing behind; the success paths read stdin, keep other kinds verbatim and write -o files.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -93,19 +93,30 @@ describe("meshinject kube-inject", async () => {
     await fails(["-f", path("separator.yaml")], /invalid YAML stream at line 2: invalid Yaml document separator: oops/);
   });
 
-  it("rejects an injectable kind under an unknown apiVersion", async () => {
-    await fails(
-      ["-f", path("old-api.yaml")],
-      /old-api\.yaml: document 1 \(Deployment "old"\): apiVersion "extensions\/v1beta1" is not supported for injection \(supported: apps\/v1\)\n$/,
-    );
+  it("injects the old apiVersions of the built-in kinds, as istioctl (which decides by kind) does", async () => {
+    const r = meshinject(["-f", path("old-api.yaml")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    assert.match(r.stdout, /^apiVersion: extensions\/v1beta1\nkind: Deployment\n/);
+    assert.equal(r.stdout.match(/name: istio-proxy\n/g)?.length, 1);
+    const list = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n- apiVersion: batch/v1beta1\n  kind: CronJob\n  metadata: {name: nightly}\n  spec:\n    schedule: "@daily"\n    jobTemplate:\n      spec:\n        template:\n          spec:\n            containers: [{name: job, image: busybox}]\n`;
+    await writeFile(path("list.yaml"), list);
+    const l = meshinject(["-f", path("list.yaml")]);
+    assert.equal(l.code, 0, l.stderr);
+    assert.match(l.stdout, /apiVersion: batch\/v1beta1\n\s+kind: CronJob\n/);
+    assert.equal(l.stdout.match(/name: istio-proxy\n/g)?.length, 1);
   });
 
-  it("names the List item with an unknown apiVersion", async () => {
-    const list = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n- apiVersion: batch/v1beta1\n  kind: CronJob\n  metadata: {name: nightly}\n  spec: {}\n`;
-    await writeFile(path("list.yaml"), list);
-    await fails(
-      ["-f", path("list.yaml")],
-      /document 1 \(List\): item 2 \(CronJob "nightly"\): apiVersion "batch\/v1beta1" is not supported/,
+  it("copies a custom resource named like a workload through unchanged, with a warning naming it", async () => {
+    const cr = "apiVersion: example.com/v1\nkind: Deployment\nmetadata:\n  name: cr\nspec:\n  replicas: 1\n";
+    await writeFile(path("cr.yaml"), `${cr}---\n${files["app.yaml"]}`);
+    const r = meshinject(["-f", path("cr.yaml")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.startsWith(`${cr}---\n`), r.stdout);
+    assert.match(r.stdout, /name: istio-proxy\n/);
+    assert.equal(
+      r.stderr,
+      `meshinject: warning: ${path("cr.yaml")}: document 1 (Deployment "cr"): apiVersion "example.com/v1" is not a Kubernetes API of Deployment (apps/*, extensions/*): not injected, copied through unchanged\n`,
     );
   });
 
@@ -163,9 +174,9 @@ describe("meshinject kube-inject", async () => {
     assert.equal(r.stderr, "");
     assert.match(r.stdout, /^apiVersion: apps\/v1\nkind: Deployment\n/);
     assert.match(r.stdout, /sidecar\.istio\.io\/status: /);
-    const failed = meshinject(["-f", "-"], files["old-api.yaml"]);
+    const failed = meshinject(["-f", "-"], files["bad-annotation.yaml"]);
     assert.equal(failed.code, 1);
-    assert.match(failed.stderr, /^meshinject: stdin: document 1 \(Deployment "old"\): apiVersion/);
+    assert.match(failed.stderr, /^meshinject: stdin: document 1 \(Deployment "web"\): invalid value 'abc'/);
   });
 
   it("injects examples/curl.yaml with the built-in config, other kinds verbatim", async () => {
@@ -289,5 +300,99 @@ describe("meshinject kube-inject", async () => {
     assert.ok(r.stdout.startsWith(`${service}---\n`), JSON.stringify(r.stdout.slice(0, 20)));
     const stdin = meshinject(["-f", "-"], `\ufeff${service}`);
     assert.equal(stdin.stdout, `${service}---\n`);
+  });
+
+  it("reads UTF-16 and UTF-32 with a byte-order mark, and refuses what is not UTF-8 text", async () => {
+    const text = files["app.yaml"] as string;
+    const plain = meshinject(["-f", path("app.yaml")]);
+    const utf16be = Buffer.from(text, "utf16le").swap16();
+    const utf32le = Buffer.alloc(text.length * 4);
+    for (let i = 0; i < text.length; i++) utf32le.writeUInt32LE(text.codePointAt(i) as number, i * 4);
+    const encodings: [string, Buffer][] = [
+      ["utf16le.yaml", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")])],
+      ["utf16be.yaml", Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be])],
+      ["utf32le.yaml", Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), utf32le])],
+    ];
+    for (const [name, bytes] of encodings) {
+      await writeFile(path(name), bytes);
+      const r = meshinject(["-f", path(name)]);
+      assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+      assert.equal(r.stdout, plain.stdout, name);
+    }
+    await writeFile(path("utf16-no-bom.yaml"), Buffer.from(text, "utf16le"));
+    await fails(["-f", path("utf16-no-bom.yaml")], /input .*utf16-no-bom\.yaml is not UTF-8 text: it holds NUL bytes/);
+    await writeFile(path("latin1.yaml"), Buffer.from(`# caf\xe9\n${text}`, "latin1"));
+    await fails(["-f", path("latin1.yaml")], /input .*latin1\.yaml is not UTF-8 text \(line 1\); save it as UTF-8/);
+  });
+
+  it("warns about documents that are not Kubernetes objects, naming them, and copies them", async () => {
+    const input = `- a\n- b\n---\njust text\n---\n# only a comment\n---\nmetadata:\n  name: kindless\n---\n${files["app.yaml"]}`;
+    await writeFile(path("not-objects.yaml"), input);
+    const r = meshinject(["-f", path("not-objects.yaml")]);
+    assert.equal(r.code, 0, r.stderr);
+    const p = path("not-objects.yaml");
+    assert.equal(
+      r.stderr,
+      `meshinject: warning: ${p}: document 1: a list, not a Kubernetes object: copied through unchanged\n` +
+        `meshinject: warning: ${p}: document 2: a string, not a Kubernetes object: copied through unchanged\n` +
+        `meshinject: warning: ${p}: document 4: no kind, so not a Kubernetes object: copied through unchanged\n`,
+    );
+    assert.ok(
+      r.stdout.startsWith("- a\n- b\n---\njust text\n---\n# only a comment\n---\nmetadata:\n  name: kindless\n---\n"),
+    );
+  });
+
+  it("warns, as istioctl logs it, about an invalid sidecar.istio.io/inject value, and injects", async () => {
+    await writeFile(path("maybe.yaml"), DEPLOYMENT("web", "apps/v1", '{sidecar.istio.io/inject: "maybe"}'));
+    const r = meshinject(["-f", path("maybe.yaml")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /name: istio-proxy\n/);
+    assert.equal(
+      r.stderr,
+      `meshinject: warning: ${path("maybe.yaml")}: document 1 (Deployment "web"): Invalid value for sidecar.istio.io/inject: "maybe". Only 'true' and 'false' are accepted. Falling back to default injection policy.\n`,
+    );
+  });
+
+  it("says which configuration file is empty", async () => {
+    await writeFile(path("empty.yaml"), "");
+    await writeFile(path("comments.yaml"), "# nothing yet\n");
+    await fails(["-f", path("app.yaml"), "--injectConfigFile", path("empty.yaml")], /: .*empty\.yaml is empty\n$/);
+    await fails(["-f", path("app.yaml"), "--valuesFile", path("comments.yaml")], /: .*comments\.yaml is empty\n$/);
+  });
+
+  it("warns that no documents were read from an empty or closed standard input", () => {
+    const r = meshinject(["-f", "-"], "");
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, "");
+    assert.equal(r.stderr, "meshinject: warning: stdin: no documents read: the input is empty\n");
+  });
+
+  it("prints istioctl's skip lines after one blank line, as istioctl does", async () => {
+    const hostNet = `apiVersion: v1\nkind: Pod\nmetadata: {name: h, namespace: ns}\nspec:\n  hostNetwork: true\n  containers: [{name: app, image: x}]\n`;
+    await writeFile(
+      path("skips.yaml"),
+      `${hostNet}---\n${DEPLOYMENT("quiet", "apps/v1", '{sidecar.istio.io/inject: "false"}')}`,
+    );
+    const r = meshinject(["-f", path("skips.yaml")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(
+      r.stderr,
+      '\n===> Skipping injection because Pod "ns/h" has host networking enabled\n\n' +
+        '===> Skipping injection because Deployment "quiet" has sidecar injection disabled\n\n',
+    );
+  });
+
+  it("-o writes through a symbolic link, to its target, and keeps the file's mode", async () => {
+    const out = await mkdtemp(join(dir, "link-"));
+    await mkdir(join(out, "manifests"));
+    const target = join(out, "manifests", "app.yaml");
+    await writeFile(target, "old\n");
+    await chmod(target, 0o444);
+    await symlink("manifests/app.yaml", join(out, "app.yaml"));
+    const r = meshinject(["-f", path("app.yaml"), "-o", join(out, "app.yaml")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((await lstat(join(out, "app.yaml"))).isSymbolicLink());
+    assert.match(await readFile(target, "utf8"), /name: istio-proxy\n/);
+    assert.equal((await stat(target)).mode & 0o777, 0o444);
   });
 });

@@ -55,6 +55,10 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
   const sources = await injectorSources(opts);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
   const input = await readInput(opts.filename, "input");
+  const inputName = opts.filename === "-" ? "stdin" : opts.filename;
+  // As istioctl: its skip lines are collected and printed after the output, after one blank line;
+  // the other warnings (what Istio logs as it goes) are printed at once, naming the document.
+  const skipped: string[] = [];
   let output: string;
   try {
     const loaded = loadCliInjector(sources, opts.valuesFile);
@@ -64,10 +68,17 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
       meshConfig: loaded.meshConfig,
       revision: sources.revision,
       nativeSidecar,
-      warn: (message) => process.stderr.write(message),
+      warn: (message) => {
+        if (message.startsWith(SKIP_LINE)) skipped.push(message);
+        else process.stderr.write(`meshinject: warning: ${inputName}: ${message}\n`);
+      },
     });
   } catch (e) {
     throw documentFailure(e, opts.filename);
   }
   await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message));
+  if (skipped.length > 0) process.stderr.write(`\n${skipped.map((line) => `${line}\n`).join("")}`);
 }
+
+/** How istioctl's skip lines start (`===> Skipping injection because ...`). */
+const SKIP_LINE = "===> ";

@@ -61,4 +61,13 @@ describe("meshinject", async () => {
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /cannot read values file nope\.yaml/);
   });
+
+  it("prefixes every error the same way, Commander's usage errors too", () => {
+    for (const args of [["kube-inject"], ["kube-inject", "-f", "x.yaml", "--bogus"], ["no-such-command"]]) {
+      const r = meshinject(...args);
+      assert.equal(r.code, 1, args.join(" "));
+      assert.match(r.stderr, /^meshinject: (required option|unknown option|unknown command) /, args.join(" "));
+      assert.doesNotMatch(r.stderr, /^error:/m);
+    }
+  });
 });

@@ -1,5 +1,17 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -34,6 +46,37 @@ describe("writeFileAtomic", async () => {
     assert.ok(!(await readdir(dir)).some((f) => f.endsWith(".tmp")));
   });
 
+  it("writes through a symbolic link: the link stays, its target gets the text", async () => {
+    const sub = await mkdtemp(join(dir, "link-"));
+    await mkdir(join(sub, "real"));
+    await writeFile(join(sub, "real", "app.yaml"), "old");
+    await symlink("real/app.yaml", join(sub, "app.yaml"));
+    await symlink("app.yaml", join(sub, "chain.yaml"));
+    await writeFileAtomic(join(sub, "chain.yaml"), "new");
+    assert.ok((await lstat(join(sub, "app.yaml"))).isSymbolicLink());
+    assert.ok((await lstat(join(sub, "chain.yaml"))).isSymbolicLink());
+    assert.equal(await readlink(join(sub, "app.yaml")), "real/app.yaml");
+    assert.equal(await readFile(join(sub, "real", "app.yaml"), "utf8"), "new");
+    assert.deepEqual((await readdir(join(sub, "real"))).sort(), ["app.yaml"]);
+    // A link to a file that does not exist yet creates that file.
+    await symlink("real/new.yaml", join(sub, "dangling.yaml"));
+    await writeFileAtomic(join(sub, "dangling.yaml"), "made");
+    assert.ok((await lstat(join(sub, "dangling.yaml"))).isSymbolicLink());
+    assert.equal(await readFile(join(sub, "real", "new.yaml"), "utf8"), "made");
+  });
+
+  it("keeps the mode of the file it replaces (0444 stays 0444, 0640 stays 0640)", async () => {
+    const sub = await mkdtemp(join(dir, "keep-mode-"));
+    for (const mode of [0o444, 0o640, 0o755]) {
+      const path = join(sub, `f${mode.toString(8)}`);
+      await writeFile(path, "old");
+      await chmod(path, mode);
+      await writeFileAtomic(path, "new");
+      assert.equal((await stat(path)).mode & 0o7777, mode);
+      assert.equal(await readFile(path, "utf8"), "new");
+    }
+  });
+
   it("says 'is a directory' when the target is a folder, and leaves it alone", async () => {
     const target = join(dir, "a-folder");
     await mkdir(target);
@@ -53,6 +96,15 @@ describe("ensureFolder / existing", async () => {
     await writeFile(join(dir, "file"), "");
     await assert.rejects(ensureFolder(join(dir, "file")), { message: "is not a folder" });
     await assert.rejects(ensureFolder(join(dir, "file", "sub")), { message: `${join(dir, "file")} is not a folder` });
+  });
+
+  it("fails, and does not spin, where the file system has no place for new folders (/proc)", {
+    timeout: 5000,
+  }, async () => {
+    await assert.rejects(ensureFolder("/proc/meshinject-nope/sub"), {
+      name: "WriteError",
+      message: "cannot create folder /proc/meshinject-nope (/proc does not allow it)",
+    });
   });
 
   it("lists the paths that exist", () => {

@@ -1,8 +1,8 @@
 /** Writing results without ever leaving a half-written file behind, and saying why a write failed. */
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { chmod, lstat, mkdir, readlink, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 
 /**
  * A write that failed, with a message for the user that names no temporary file: "is a directory",
@@ -47,36 +47,78 @@ export function fsErrorText(e: unknown, folder: string): string {
 }
 
 /**
+ * Where a write to `path` lands: `path` itself, or for a symbolic link the file it points to
+ * (followed to the end, also when that file does not exist yet), so that the link stays a link.
+ */
+async function writeTarget(path: string): Promise<string> {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    const info = await lstat(current).catch(() => undefined);
+    if (info === undefined || !info.isSymbolicLink()) return current;
+    // realpath resolves the whole chain when its end exists; a dangling link is followed by hand.
+    const real = await realpath(current).catch(() => undefined);
+    if (real !== undefined) return real;
+    current = resolve(dirname(current), await readlink(current));
+  }
+  throw new WriteError("too many levels of symbolic links", "ELOOP");
+}
+
+/**
  * Writes `text` to `path` atomically: the bytes go to a temporary file in the same directory, which
  * is then renamed over `path` (a rename within one file system replaces the target in one step).
- * `mode` applies from the start (a private key is never readable by others). Throws WriteError.
+ * A symbolic link is written through (its target is replaced; the link stays). `mode` applies from
+ * the start (a private key is never readable by others); without it a file that exists keeps its
+ * mode and a new one gets 0666 less the umask. Throws WriteError.
  */
-export async function writeFileAtomic(path: string, text: string, mode = 0o666): Promise<void> {
-  const folder = dirname(path);
-  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw new WriteError("is a directory", "EISDIR");
-  const temp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+export async function writeFileAtomic(path: string, text: string, mode?: number): Promise<void> {
+  const target = await writeTarget(path);
+  const folder = dirname(target);
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory()) throw new WriteError("is a directory", "EISDIR");
+  const temp = join(folder, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
-    await writeFile(temp, text, { flag: "wx", mode });
-    await rename(temp, path);
+    await writeFile(temp, text, { flag: "wx", mode: mode ?? (existing ? existing.mode & 0o7777 : 0o666) });
+    // The umask narrowed the mode given at creation; an existing file's mode is kept exactly.
+    if (mode === undefined && existing !== undefined) await chmod(temp, existing.mode & 0o7777);
+    await rename(temp, target);
   } catch (e) {
     await rm(temp, { force: true });
     throw new WriteError(fsErrorText(e, folder), (e as NodeJS.ErrnoException).code);
   }
 }
 
-/** Creates `dir` (and its parents) if missing. Throws WriteError naming the part that is in the way. */
+/**
+ * Creates `dir` (and its parents) if missing, one folder at a time from the deepest one that exists
+ * (Node's recursive mkdir loops forever where mkdir fails with ENOENT under an existing folder, as
+ * in /proc). Throws WriteError naming the part that is in the way.
+ */
 export async function ensureFolder(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "EEXIST" || code === "ENOTDIR") {
-      // A file sits where the folder (or one of its parents) should be.
-      let part = dir;
-      while (!existsSync(part) && dirname(part) !== part) part = dirname(part);
-      throw new WriteError(part === dir ? "is not a folder" : `${part} is not a folder`, code);
+  const missing: string[] = [];
+  let part = resolve(dir);
+  for (;;) {
+    const info = await stat(part).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : e));
+    if (info instanceof Error) throw new WriteError(fsErrorText(info, dirname(part)), info.code);
+    if (info !== undefined) {
+      if (info.isDirectory()) break;
+      const where = part === resolve(dir) ? "is not a folder" : `${part} is not a folder`;
+      throw new WriteError(where, "ENOTDIR");
     }
-    throw new WriteError(fsErrorText(e, dirname(dir)), code);
+    missing.unshift(part);
+    if (dirname(part) === part) break;
+    part = dirname(part);
+  }
+  for (const folder of missing) {
+    try {
+      await mkdir(folder);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") continue; // made meanwhile by someone else
+      const parent = dirname(folder);
+      // ENOENT for a folder whose parent exists: a file system that has no place for new folders.
+      const text =
+        code === "ENOENT" ? `cannot create folder ${folder} (${parent} does not allow it)` : fsErrorText(e, parent);
+      throw new WriteError(text, code);
+    }
   }
 }
 

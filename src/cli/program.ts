@@ -165,7 +165,18 @@ export function buildProgram(): Command {
       // Reached only through buildProgram() without main(): main() hands `agent` over before commander.
       process.stdout.write(AGENT_USAGE);
     });
+  forEachCommand(program, (command) => command.configureOutput({ outputError: writeCommanderError }));
   return program;
+}
+
+/** Commander's own errors (`error: unknown option`) get the prefix of every other error: `meshinject: `. */
+function writeCommanderError(message: string, write: (text: string) => void): void {
+  write(message.replace(/^error: /, "meshinject: "));
+}
+
+function forEachCommand(command: Command, visit: (command: Command) => void): void {
+  visit(command);
+  for (const sub of command.commands) forEachCommand(sub, visit);
 }
 
 const KUBE_INJECT_HELP = `

@@ -35,6 +35,7 @@ import { kubeInject } from "./kube-inject.js";
 
 const CORPUS = new URL("../../../shared/conformance/istio-inject/", import.meta.url);
 const haveCorpus = existsSync(new URL("FORMAT.md", CORPUS));
+const skipWithoutCorpus = haveCorpus ? false : "the istio-inject conformance corpus (../shared/conformance) is absent";
 const corpusFile = (c: string, f: string): string => readFileSync(new URL(`${c}/${f}`, CORPUS), "utf8");
 
 describe("defaultConfigFiles", () => {
@@ -114,7 +115,9 @@ describe("defaultConfigFiles", () => {
     assert.doesNotMatch(out, /istiod\.istio-system/);
   });
 
-  test("matches the values and mesh of the corpus's default case, but for hub and tag", { skip: !haveCorpus }, () => {
+  test("matches the values and mesh of the corpus's default case, but for hub and tag", {
+    skip: skipWithoutCorpus,
+  }, () => {
     const ours = parseValues(files.values).json as { global: Record<string, unknown> };
     const theirs = parseValues(corpusFile("auth.yaml.injected", "values.json")).json as {
       global: Record<string, unknown>;
@@ -440,7 +443,7 @@ function render(template: Template, data: unknown): { ok: true; doc: unknown } |
   }
 }
 
-describe("built-in templates render the same pods as Istio's", { skip: !haveCorpus }, () => {
+describe("built-in templates render the same pods as Istio's", { skip: skipWithoutCorpus }, () => {
   if (!haveCorpus) return;
   const env = () => undefined;
   const ours = compileTemplates(parseInjectorConfig(defaultConfigFiles().config), env);
@@ -577,7 +580,7 @@ function corpusConfig(name: string): InjectorConfig {
   return config;
 }
 
-describe("kube-inject with the built-in templates", { skip: !haveCorpus }, () => {
+describe("kube-inject with the built-in templates", { skip: skipWithoutCorpus }, () => {
   if (!haveCorpus) return;
   const cases = readdirSync(CORPUS)
     .sort()

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { InjectionError, inject, loadInjectorConfig } from "../index.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests read YAML-shaped output freely
 type Obj = Record<string, any>;
 
 const injector = loadInjectorConfig();

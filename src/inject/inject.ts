@@ -14,12 +14,7 @@ import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
 import { injectedImage } from "./images.js";
 import { applyOverlayObject, readOverlay } from "./overlay.js";
-import {
-  moveProxyToInitContainers,
-  reapplyUserContainers,
-  reinsertOverrides,
-  stripPreviousInjection,
-} from "./overrides.js";
+import { moveProxy, reapplyUserContainers, reinsertOverrides, stripPreviousInjection } from "./overrides.js";
 import { clone, findContainer, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
 import { applyMetadata, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
@@ -221,7 +216,7 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   for (const name of selectTemplates(req)) {
     const template = settings.templates.get(name);
     if (template === undefined) {
-      const known = [...settings.templates.keys()].join(", ");
+      const known = [...settings.templates.keys()].join(", ") || "none";
       throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
     }
     const overlay = readOverlay(render(name, template, data), name);
@@ -233,7 +228,14 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
       findContainer(PROXY_CONTAINER, templatePod.spec.initContainers) !== undefined &&
       findContainer(PROXY_CONTAINER, merged.spec.containers) !== undefined
     ) {
-      merged = moveProxyToInitContainers(merged);
+      merged = moveProxy(merged, "containers", "initContainers");
+    } else if (
+      findContainer(PROXY_CONTAINER, templatePod.spec.containers) !== undefined &&
+      findContainer(PROXY_CONTAINER, merged.spec.initContainers) !== undefined
+    ) {
+      // Not in Istio (which only moves the other way): re-injecting a native sidecar without the
+      // setting would otherwise leave two istio-proxy containers.
+      merged = moveProxy(merged, "initContainers", "containers");
     }
     merged = applyOverlayObject(mergedOwn ? merged : clone(merged), overlay, name, true);
     mergedOwn = true;

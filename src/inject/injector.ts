@@ -66,9 +66,10 @@ export interface LoadedInjector {
   meshConfig: MeshConfig;
   /**
    * What was accepted but is likely a mistake, one line each: fields of the mesh config that
-   * MeshConfig does not have (a typo such as `concurency`), ignored as Istio ignores them.
+   * MeshConfig does not have (a typo such as `concurency`), ignored as Istio ignores them. Always a
+   * list (empty when there is nothing to say).
    */
-  warnings?: string[];
+  warnings: string[];
 }
 
 export interface InjectorEnvironment {
@@ -103,16 +104,30 @@ export function compileTemplates(config: InjectorConfig, env: EnvLookup, source 
   return templates;
 }
 
+/**
+ * Refuses an empty `config` or `values` (nothing, or only comments): an injector without templates
+ * or values fails on every workload with an error that does not say why.
+ */
+function checkNotEmpty(text: string, name: string): void {
+  let doc: unknown;
+  try {
+    doc = readYaml(text);
+  } catch {
+    return; // not YAML at all: the parser of the key reports it
+  }
+  if (doc === null) throw new ConfigError(`${name} is empty`);
+}
+
 /** Loads and checks an injector's configuration. */
 export function loadInjector(sources: InjectorSources, environment: InjectorEnvironment = {}): LoadedInjector {
   const names = { config: "config", values: "values", mesh: "mesh", ...sources.names };
   const unknownConfigFields: string[] = [];
-  const config = parseInjectorConfig(
-    configMapKey(sources.config, "config", names.config),
-    names.config,
-    unknownConfigFields,
-  );
-  const values = parseValues(configMapKey(sources.values, "values", names.values), names.values);
+  const configText = configMapKey(sources.config, "config", names.config);
+  checkNotEmpty(configText, names.config);
+  const valuesText = configMapKey(sources.values, "values", names.values);
+  checkNotEmpty(valuesText, names.values);
+  const config = parseInjectorConfig(configText, names.config, unknownConfigFields);
+  const values = parseValues(valuesText, names.values);
   const meshText = configMapKey(sources.mesh, "mesh", names.mesh); // its errors name the source already
   let meshConfig: MeshConfig;
   const unknownFields: string[] = [];
@@ -141,7 +156,7 @@ export function loadInjector(sources: InjectorSources, environment: InjectorEnvi
   return {
     config,
     meshConfig,
-    ...(warnings.length > 0 ? { warnings } : {}),
+    warnings,
     settings: {
       templates: compileTemplates(config, env, names.config),
       values,

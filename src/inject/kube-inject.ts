@@ -10,9 +10,10 @@ import { writeYaml } from "../go/yaml/write.js";
 import { oneLine } from "../kube/one-line.js";
 import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
+import { valueKind } from "../kube/value-kind.js";
 import {
-  checkApiVersion,
   describeObject,
+  foreignApiVersion,
   InvalidWorkloadError,
   isInjectable,
   type WorkloadRef,
@@ -32,7 +33,11 @@ export interface KubeInjectOptions {
   revision: string;
   /** Whether proxies are injected as native sidecars (Kubernetes 1.29+ with the feature on). */
   nativeSidecar: boolean;
-  /** Called with each warning, e.g. a workload skipped because of host networking. */
+  /**
+   * Called with each warning. istioctl's skip lines (`===> Skipping injection because ...`) come as
+   * istioctl prints them, ending in a newline; every other warning is one line without one, naming
+   * the document or object (`document 2 (Deployment "web"): ...`).
+   */
   warn: (message: string) => void;
 }
 
@@ -112,13 +117,55 @@ function workloadRefOf(obj: Record<string, unknown>): WorkloadRef | undefined {
   }
 }
 
+/** What became of one top-level object. */
+export interface ObjectOutcome {
+  /** The injected object (not yet marshalled), or the object itself. */
+  object: Record<string, unknown>;
+  /**
+   * True when the object is not a workload (or not one of Kubernetes' own: a custom resource named
+   * like one) and is copied through as it was given; false when it went through injection (even if
+   * the injector then decided against it, as istioctl writes such workloads typed).
+   */
+  copied: boolean;
+}
+
 /**
- * Injects one decoded object (recursing into Lists); returns it changed, or as it was when skipped.
- * Throws {@link InjectionError} when the workload is malformed (no pod template, no containers, a
- * label that is a map...) or cannot be injected; its message starts with `Kind "name": ` where the
- * cause is about the workload's shape.
+ * One top-level object as both `kube-inject` (and {@link kubeInject}) and the library's `inject`
+ * take it: without a `kind` it is not a Kubernetes object, and a workload kind of another API group
+ * is a custom resource: both are copied through with a warning; other kinds that are not workloads
+ * are copied through silently; workloads are injected ({@link injectObject}). `where` names the
+ * object in warnings (`document 2 (Deployment "web")`).
  */
-export function injectObject(obj: Record<string, unknown>, options: KubeInjectOptions): Record<string, unknown> {
+export function injectTopLevel(
+  obj: Record<string, unknown>,
+  options: KubeInjectOptions,
+  where = describeObject(obj),
+): ObjectOutcome {
+  if (typeof obj.kind !== "string" || obj.kind === "") {
+    options.warn(`${where}: no kind, so not a Kubernetes object: copied through unchanged`);
+    return { object: obj, copied: true };
+  }
+  if (!isInjectable(obj)) return { object: obj, copied: true };
+  const foreign = foreignApiVersion(obj);
+  if (foreign !== undefined) {
+    options.warn(`${where}: ${foreign}`);
+    return { object: obj, copied: true };
+  }
+  return { object: injectObject(obj, options, where), copied: false };
+}
+
+/**
+ * Injects one decoded object of an injectable kind and API group (recursing into Lists); returns it
+ * changed, or as it was when skipped. Throws {@link InjectionError} when the workload is malformed
+ * (no pod template, no containers, a label that is a map...) or cannot be injected; its message
+ * starts with `Kind "name": ` where the cause is about the workload's shape. `where` names the
+ * object in warnings.
+ */
+export function injectObject(
+  obj: Record<string, unknown>,
+  options: KubeInjectOptions,
+  where = describeObject(obj),
+): Record<string, unknown> {
   if (obj.kind === "List") {
     // Items of the injectable kinds are injected and written as typed objects; other items stay as they are.
     const items = Array.isArray(obj.items) ? obj.items : [];
@@ -126,12 +173,13 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
       ...obj,
       items: items.map((item, i) => {
         if (!isRecord(item) || !isInjectable(item) || item.kind === "List") return item;
+        const itemWhere = `item ${i + 1} (${describeObject(item)})`;
         try {
-          checkApiVersion(item);
-          return marshalTyped(injectObject(item, options), String(item.kind)) as Record<string, unknown>;
+          const outcome = injectTopLevel(item, options, `${where}, ${itemWhere}`);
+          return outcome.copied ? item : (marshalTyped(outcome.object, String(item.kind)) as Record<string, unknown>);
         } catch (e) {
           if (!(e instanceof Error)) throw e;
-          throw new ListItemError(`item ${i + 1} (${describeObject(item)}): ${causeOf(e, item)}`, { cause: e });
+          throw new ListItemError(`${itemWhere}: ${causeOf(e, item)}`, { cause: e });
         }
       }),
     };
@@ -149,6 +197,7 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
   }
   // Like istioctl: host networking first, then policy "enabled" with no selectors.
   const decision = kubeInjectDecision(pod, { kind: ref.typeMeta.kind, fullName: ref.fullName });
+  for (const logged of decision.logged) options.warn(`${where}: ${logged}`);
   if (!decision.inject) {
     if (decision.warning !== undefined) options.warn(decision.warning);
     return obj;
@@ -181,9 +230,11 @@ export function injectObject(obj: Record<string, unknown>, options: KubeInjectOp
 }
 
 /**
- * Injects every injectable document of a YAML stream; returns the output stream. Throws
- * {@link DocumentError} (one line: `document N (Kind "name"): cause`) when a document cannot be
- * read, has an injectable kind under an unknown apiVersion, or cannot be injected.
+ * Injects every injectable document of a YAML stream; returns the output stream. Documents that are
+ * not Kubernetes objects (a list, a scalar, a map without `kind`) and workload kinds of other API
+ * groups are copied through with a warning (see {@link injectTopLevel}), as is an empty input.
+ * Throws {@link DocumentError} (one line: `document N (Kind "name"): cause`) when a document cannot
+ * be read or cannot be injected.
  */
 export function kubeInject(text: string, options: KubeInjectOptions): string {
   let raws: string[];
@@ -197,6 +248,7 @@ export function kubeInject(text: string, options: KubeInjectOptions): string {
     throw e;
   }
   let out = "";
+  let documents = 0;
   for (const [index, raw] of raws.entries()) {
     let doc: unknown;
     try {
@@ -206,20 +258,30 @@ export function kubeInject(text: string, options: KubeInjectOptions): string {
       const message = inputRelative(oneLine((e as Error).message), documentStartLines(text)[index] ?? 1);
       throw new DocumentError(`document ${index + 1}${what ? ` (${what})` : ""}: invalid YAML: ${message}`);
     }
-    if (!isRecord(doc) || !isInjectable(doc)) {
+    // An empty document (nothing, or only comments) is no document.
+    if (doc !== null) documents++;
+    if (!isRecord(doc)) {
+      if (doc !== null) {
+        options.warn(`document ${index + 1}: a ${valueKind(doc)}, not a Kubernetes object: copied through unchanged`);
+      }
       out += `${raw}---\n`;
       continue;
     }
-    let injected: Record<string, unknown>;
+    let outcome: ObjectOutcome;
+    const where = `document ${index + 1} (${describeObject(doc)})`;
     try {
-      checkApiVersion(doc);
-      injected = injectObject(doc, options);
+      outcome = injectTopLevel(
+        doc,
+        options,
+        typeof doc.kind === "string" && doc.kind !== "" ? where : `document ${index + 1}`,
+      );
     } catch (e) {
       // The original error stays as `cause` (the CLI prints its stack with MESHINJECT_DEBUG set).
       if (!(e instanceof Error)) throw e;
-      throw new DocumentError(`document ${index + 1} (${describeObject(doc)}): ${causeOf(e, doc)}`, { cause: e });
+      throw new DocumentError(`${where}: ${causeOf(e, doc)}`, { cause: e });
     }
-    out += `${writeYaml(marshalTyped(injected, String(doc.kind)))}---\n`;
+    out += outcome.copied ? `${raw}---\n` : `${writeYaml(marshalTyped(outcome.object, String(doc.kind)))}---\n`;
   }
+  if (documents === 0) options.warn("no documents read: the input is empty");
   return out;
 }

@@ -176,12 +176,21 @@ function adjustInitContainerUser(pod: Pod, user: Container | undefined, tproxyMo
   if (args !== undefined && at >= 0 && at + 1 < args.length) args[at + 1] = String(userSc.runAsUser);
 }
 
-/** When the proxy becomes a native sidecar, a user-written istio-proxy moves from containers to init containers. */
-export function moveProxyToInitContainers(pod: Pod): Pod {
-  const proxy = findContainer(PROXY_CONTAINER, pod.spec.containers);
+/** A pod's two container lists. */
+export type ContainerList = "containers" | "initContainers";
+
+/**
+ * Moves istio-proxy from one container list of the pod to the end of the other (no change when it
+ * is not in `from`). When the proxy becomes a native sidecar, a user-written istio-proxy moves from
+ * containers to init containers (as Istio does); the way back (not in Istio) serves re-injection
+ * without the native-sidecar setting of a pod injected with it, which would otherwise get two
+ * istio-proxy containers (Kubernetes rejects a name used twice).
+ */
+export function moveProxy(pod: Pod, from: ContainerList, to: ContainerList): Pod {
+  const proxy = findContainer(PROXY_CONTAINER, pod.spec[from]);
   if (proxy === undefined) return pod;
   const out = clone(pod);
-  out.spec.containers = placeContainer(out.spec.containers, PROXY_CONTAINER, "remove");
-  out.spec.initContainers = [...(out.spec.initContainers ?? []), clone(proxy)];
+  out.spec[from] = placeContainer(out.spec[from], PROXY_CONTAINER, "remove");
+  out.spec[to] = [...(out.spec[to] ?? []), clone(proxy)];
   return out;
 }

@@ -91,12 +91,23 @@ describe("kubeInjectDecision", () => {
     assert.deepEqual(kubeInjectDecision(hostNet, { kind: "Deployment", fullName: "ns/web" }), {
       inject: false,
       warning: '===> Skipping injection because Deployment "ns/web" has host networking enabled\n',
+      logged: [],
     });
     assert.deepEqual(kubeInjectDecision(pod({}, { [INJECT]: "false" }), { fullName: "web" }), {
       inject: false,
       warning: '===> Skipping injection because "web" has sidecar injection disabled\n',
+      logged: [],
     });
-    assert.deepEqual(kubeInjectDecision(pod(), { kind: "Pod", fullName: "web" }), { inject: true });
+    assert.deepEqual(kubeInjectDecision(pod(), { kind: "Pod", fullName: "web" }), { inject: true, logged: [] });
+  });
+
+  it("passes on what Istio logs for an invalid inject value, which falls back to the default (inject)", () => {
+    assert.deepEqual(kubeInjectDecision(pod({}, { [INJECT]: "maybe" }), { kind: "Pod", fullName: "web" }), {
+      inject: true,
+      logged: [
+        "Invalid value for sidecar.istio.io/inject: \"maybe\". Only 'true' and 'false' are accepted. Falling back to default injection policy.",
+      ],
+    });
   });
 });
 

@@ -213,6 +213,8 @@ export interface KubeInjectDecision {
   inject: boolean;
   /** The line istioctl kube-inject prints when it skips the workload (ends with a newline). */
   warning?: string;
+  /** What Istio logs while deciding, e.g. that an invalid `sidecar.istio.io/inject` value falls back to the default. */
+  logged: string[];
 }
 
 /**
@@ -222,10 +224,19 @@ export interface KubeInjectDecision {
 export function kubeInjectDecision(pod: PolicyPod, workload: WorkloadDescription): KubeInjectDecision {
   const subject = workload.kind ? `${workload.kind} ${quote(workload.fullName)}` : quote(workload.fullName);
   if (pod.spec?.hostNetwork === true) {
-    return { inject: false, warning: `===> Skipping injection because ${subject} has host networking enabled\n` };
+    return {
+      inject: false,
+      warning: `===> Skipping injection because ${subject} has host networking enabled\n`,
+      logged: [],
+    };
   }
-  if (!injectRequired(pod, { policy: "enabled" })) {
-    return { inject: false, warning: `===> Skipping injection because ${subject} has sidecar injection disabled\n` };
+  const decision = injectionDecision(pod, { policy: "enabled" });
+  if (!decision.inject) {
+    return {
+      inject: false,
+      warning: `===> Skipping injection because ${subject} has sidecar injection disabled\n`,
+      logged: decision.warnings,
+    };
   }
-  return { inject: true };
+  return { inject: true, logged: decision.warnings };
 }

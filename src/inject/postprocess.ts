@@ -3,7 +3,6 @@
  * the injection status annotation, and container order (Prometheus metrics merging: prometheus-merge.ts).
  */
 
-import { parseBool } from "../go/strconv.js";
 import {
   annotationsOf,
   CORE_DUMP_CONTAINER,

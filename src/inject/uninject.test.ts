@@ -156,6 +156,8 @@ describe("uninject", () => {
     const back = readYaml(kubeUninject(kubeInject(yaml, options()), options()).split("---\n")[0] as string) as Obj;
     assert.deepEqual(back.items[0], typed(pod));
     assert.deepEqual(back.items[1], { apiVersion: "v1", kind: "Service", metadata: { name: "s" } });
+    const custom = { apiVersion: "example.com/v1", kind: "Deployment", metadata: { name: "c" }, spec: {} };
+    assert.equal(uninjectObject(custom, options()), custom);
     const service = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s # kept verbatim\n";
     assert.equal(kubeUninject(service, options()), `${service}---\n`);
     assert.equal(

@@ -16,7 +16,14 @@ import { jsonEqual } from "../kube/json-patch.js";
 import { oneLine } from "../kube/one-line.js";
 import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
-import { describeObject, InvalidWorkloadError, isInjectable, podOf, workloadOf } from "../kube/workloads.js";
+import {
+  describeObject,
+  foreignApiVersion,
+  InvalidWorkloadError,
+  isInjectable,
+  podOf,
+  workloadOf,
+} from "../kube/workloads.js";
 import { appendMultusNetwork } from "./funcs.js";
 import { typedPod } from "./inject.js";
 import { DocumentError, injectObject, type KubeInjectOptions } from "./kube-inject.js";
@@ -207,6 +214,8 @@ export function uninjectObject(obj: Record<string, unknown>, options: UninjectOp
     };
   }
   const what = describeObject(obj);
+  // A workload kind of another API group is a custom resource, which injection leaves alone too.
+  if (foreignApiVersion(obj) !== undefined) return obj;
   let ref: ReturnType<typeof workloadOf>;
   let pod: Pod;
   try {

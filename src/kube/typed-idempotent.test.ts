@@ -13,6 +13,7 @@ import { podOf, workloadKind } from "./workloads.js";
 // idempotent. Checked on every workload and pod of Istio's golden cases, and on mutated pods.
 
 const CORPUS = fileURLToPath(new URL("../../../shared/conformance/istio-inject", import.meta.url));
+const skipWithoutCorpus = existsSync(CORPUS) ? false : `corpus folder ${CORPUS} is absent`;
 
 function corpusObjects(): { obj: Record<string, unknown>; type: string }[] {
   const out: { obj: Record<string, unknown>; type: string }[] = [];
@@ -44,13 +45,13 @@ function assertIdempotent(obj: unknown, type: string): void {
   assert.deepStrictEqual(marshalTyped(once, type), once);
 }
 
-test("typed marshalling is idempotent on Istio's golden workloads and pods", { skip: !existsSync(CORPUS) }, () => {
+test("typed marshalling is idempotent on Istio's golden workloads and pods", { skip: skipWithoutCorpus }, () => {
   const objects = corpusObjects();
   assert.ok(objects.length > 300, `expected the corpus objects, found ${objects.length}`);
   for (const { obj, type } of objects) assertIdempotent(obj, type);
 });
 
-test("typed marshalling is idempotent on mutated pods", { skip: !existsSync(CORPUS) }, () => {
+test("typed marshalling is idempotent on mutated pods", { skip: skipWithoutCorpus }, () => {
   const pods = corpusObjects().filter((o) => o.type === "Pod");
   const scalar = fc.oneof(
     fc.string({ maxLength: 6 }),

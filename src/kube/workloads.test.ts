@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  checkApiVersion,
   deployMetaOf,
+  foreignApiVersion,
   InvalidWorkloadError,
   isInjectable,
   MissingTemplateError,
   podOf,
-  UnknownApiVersionError,
   withPod,
   workloadKind,
 } from "./workloads.js";
@@ -32,15 +31,28 @@ test("injectable kinds are matched by kind, as Istio's unversioned scheme does",
   assert.equal(workloadKind({ apiVersion: "v1", kind: "DeploymentConfig" })?.type, "DeploymentConfig");
 });
 
-test("checkApiVersion names unknown apiVersions of injectable kinds", () => {
-  checkApiVersion({ apiVersion: "apps/v1", kind: "Deployment" });
-  checkApiVersion({ apiVersion: "v1", kind: "Service" });
-  checkApiVersion({ apiVersion: "v1", kind: "DeploymentConfig" });
-  assert.throws(
-    () => checkApiVersion({ apiVersion: "extensions/v1beta1", kind: "Deployment", metadata: { name: "d" } }),
-    (e: unknown) =>
-      e instanceof UnknownApiVersionError && /Deployment "d".*extensions\/v1beta1.*apps\/v1/.test(e.message),
+test("foreignApiVersion: any version of a kind's own API groups is injected, other groups are not", () => {
+  for (const [apiVersion, kind] of [
+    ["apps/v1", "Deployment"],
+    ["extensions/v1beta1", "Deployment"],
+    ["apps/v1beta2", "DaemonSet"],
+    ["apps/v1beta1", "StatefulSet"],
+    ["batch/v1beta1", "CronJob"],
+    ["batch/v2alpha1", "CronJob"],
+    ["v1", "Pod"],
+    ["v1", "DeploymentConfig"],
+    ["apps.openshift.io/v1", "DeploymentConfig"],
+    ["", "Deployment"],
+    ["example.com/v1", "Service"],
+  ]) {
+    assert.equal(foreignApiVersion({ apiVersion, kind }), undefined, `${apiVersion} ${kind}`);
+  }
+  assert.match(
+    foreignApiVersion({ apiVersion: "example.com/v1", kind: "Deployment" }) ?? "",
+    /^apiVersion "example.com\/v1" is not a Kubernetes API of Deployment \(apps\/\*, extensions\/\*\): not injected/,
   );
+  assert.notEqual(foreignApiVersion({ apiVersion: "extensions/v1beta1", kind: "StatefulSet" }), undefined);
+  assert.notEqual(foreignApiVersion({ apiVersion: "apps/v1", kind: "Pod" }), undefined);
 });
 
 test("podOf / withPod per kind", () => {

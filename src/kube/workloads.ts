@@ -8,7 +8,7 @@
  * its `kind` whatever its `apiVersion` says (the golden `deploymentconfig-with-canonical-service-label`
  * injects a `v1` DeploymentConfig; an `extensions/v1beta1` Deployment decodes as an `apps/v1` one and
  * keeps its apiVersion). Any other kind is not registered and passes through kube-inject verbatim.
- * {@link checkApiVersion} is a stricter check for callers that want to refuse unknown apiVersions.
+ * {@link foreignApiVersion} sets apart the kinds' namesakes in other API groups (custom resources).
  */
 
 import { isRecord } from "../go/json.js";
@@ -54,27 +54,40 @@ export function isInjectable(obj: unknown): boolean {
   return workloadKind(obj) !== undefined;
 }
 
-/** An injectable kind under an apiVersion the inject scheme does not register. */
-export class UnknownApiVersionError extends Error {
-  override name = "UnknownApiVersionError";
-}
+/**
+ * The API groups each injectable kind was ever served under by Kubernetes (old versions included:
+ * `extensions/v1beta1` and `apps/v1beta1`/`v1beta2` Deployments, `batch/v1beta1` CronJobs) or by
+ * OpenShift (`apps.openshift.io`, and its legacy group-less `v1` DeploymentConfig).
+ */
+const GROUPS: Partial<Record<string, readonly string[]>> = {
+  Pod: [""],
+  ReplicationController: [""],
+  List: [""],
+  Deployment: ["apps", "extensions"],
+  DaemonSet: ["apps", "extensions"],
+  ReplicaSet: ["apps", "extensions"],
+  StatefulSet: ["apps"],
+  Job: ["batch"],
+  CronJob: ["batch"],
+  DeploymentConfig: ["apps.openshift.io", ""],
+};
 
 /**
- * Throws {@link UnknownApiVersionError} when the document has a kind kube-inject injects but an
- * apiVersion other than the canonical one (e.g. `extensions/v1beta1` Deployment, `batch/v1beta1`
- * CronJob). Istio itself accepts these (see the module comment); OpenShift's legacy `v1`
- * DeploymentConfig is accepted here too.
+ * Why a document of an injectable kind is not injected after all: its apiVersion belongs to an API
+ * group that never served the kind (a custom resource that reuses the name, `example.com/v1`
+ * `Deployment`). Undefined when it is injected: any version of the kind's own groups (istioctl
+ * decides by kind, so old versions are injected as the current one), or no apiVersion at all.
+ * istioctl would inject the custom resource too (its scheme falls back to the kind alone); here it
+ * is passed through, as its pod template is not where the built-in kind keeps it.
  */
-export function checkApiVersion(obj: unknown): void {
+export function foreignApiVersion(obj: unknown): string | undefined {
   const { apiVersion, kind } = typeMetaOf(obj);
-  const known = KINDS.filter((k) => k.kind === kind);
-  if (known.length === 0 || known.some((k) => k.apiVersion === apiVersion)) return;
-  if (kind === "DeploymentConfig" && apiVersion === "v1") return;
-  const name = nameOf(obj);
-  throw new UnknownApiVersionError(
-    `${kind}${name ? ` ${JSON.stringify(name)}` : ""}: apiVersion ${JSON.stringify(apiVersion)} is not supported ` +
-      `for injection (supported: ${known.map((k) => k.apiVersion).join(", ")})`,
-  );
+  const groups = GROUPS[kind];
+  if (groups === undefined || apiVersion === "") return undefined;
+  const slash = apiVersion.lastIndexOf("/");
+  if (groups.includes(slash < 0 ? "" : apiVersion.slice(0, slash))) return undefined;
+  const served = groups.map((g) => (g === "" ? "v1" : `${g}/*`)).join(", ");
+  return `apiVersion ${JSON.stringify(apiVersion)} is not a Kubernetes API of ${kind} (${served}): not injected, copied through unchanged`;
 }
 
 /** Kubernetes type meta (`apiVersion`, `kind`); strings only, as TypeMeta decodes them. */

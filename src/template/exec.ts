@@ -323,7 +323,7 @@ class Compiler {
       const name = d.ident[0] as string;
       return pipe.isAssign ? this.scope.lookup(name) : this.scope.declare(name);
     });
-    const undeclared = pipe.decl.find((d, i) => assign[i] === -1);
+    const undeclared = pipe.decl.find((_d, i) => assign[i] === -1);
     if (cmds.length === 1 && assign.length === 0) {
       const only = cmds[0] as Cmd;
       return (st, dot) => {

@@ -54,6 +54,11 @@ export interface ReviewResult {
   outcome: Outcome;
   /** `namespace/name` of the pod for logs (`name` is `generateName***` before the name is known); "" if unknown. */
   pod?: string;
+  /**
+   * What Istio logs as warnings while deciding, e.g. that an invalid `sidecar.istio.io/inject`
+   * value falls back to the default policy; absent when there is nothing to say.
+   */
+  warnings?: string[];
 }
 
 /** The minimum kubelet minor version whose native sidecars Istio uses by default. */
@@ -120,11 +125,13 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
   try {
     const { config, settings, meshConfig } = state.injector;
     const decision = injectionDecision(original, config);
+    const warnings = decision.warnings.length > 0 ? { warnings: decision.warnings } : {};
     if (!decision.inject) {
       return {
         response: reviewEnvelope(apiVersion, { uid, allowed: true }),
         outcome: { kind: "skipped", reason: decision.reason },
         pod,
+        ...warnings,
       };
     }
     const deploy = deployMetaFromPod(original);
@@ -166,6 +173,7 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
       }),
       outcome: { kind: "injected" },
       pod,
+      ...warnings,
     };
   } catch (e) {
     // One line (Go's "1 error occurred:\n\t* ..." list joined): kubectl shows it after "denied the request:".

@@ -149,6 +149,8 @@ export function createInjectHandler(ctx: InjectContext): InjectHandler {
       result = refuseBadRequest(request);
     }
     reply(res, 200, JSON.stringify(result.response), JSON_TYPE);
+    // Istio's injector logs these as warnings (an invalid sidecar.istio.io/inject value, a bad selector).
+    for (const warning of result.warnings ?? []) logger.warn({ pod: result.pod, path }, warning);
     finishReview(path, result.outcome, started, { ...ids, pod: result.pod });
   }
 

@@ -138,6 +138,26 @@ describe("webhook server", () => {
     assert.equal(sample(await scrape(server.metricsPort), "sidecar_injection_skip_total"), before + 1);
   });
 
+  test("an invalid sidecar.istio.io/inject value is logged as Istio logs it, and the default applies", async () => {
+    const answer = await review(
+      server.port,
+      ca,
+      exampleWith((r) => {
+        r.request.object.metadata.annotations = { "sidecar.istio.io/inject": "maybe" };
+      }),
+    );
+    assert.equal(answer.response.allowed, true);
+    assert.ok(answer.response.patch, "injected: the default policy of the built-in config is enabled");
+    const line = logLines.find((l) => String(l.msg).startsWith("Invalid value for sidecar.istio.io/inject"));
+    assert.ok(line, "the warning was logged");
+    assert.equal(line.level, "warn");
+    assert.equal(
+      line.msg,
+      `Invalid value for sidecar.istio.io/inject: "maybe". Only 'true' and 'false' are accepted. Falling back to default injection policy.`,
+    );
+    assert.match(String(line.pod), /^default\/curl-/);
+  });
+
   test("injection error: allowed false with the message, counted as failure", async () => {
     const answer = await review(
       server.port,

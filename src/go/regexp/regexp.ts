@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: match indices and capture groups are read after the matcher says they exist; `!` marks those places
 /**
  * Go's regexp package over RE2 syntax (syntax.ts): compiled patterns with Go's match-iteration rules
  * (FindAll skips an empty match right after a previous match; ReplaceAll never replaces an empty match

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Go's regular-expression syntax (RE2, as Go 1.19's regexp/syntax parses it with the Perl flags
  * `regexp.Compile` uses): decides whether a pattern is valid and reports Go's errors with Go's text

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: tests index results and tables whose entries the assertions are about; a missing one fails the test either way
 // Certificates are random, so they are checked by parsing them with node's X509Certificate; error
 // texts were captured from the Go oracle (Go 1.19 + Sprig 3.2.3).
 import assert from "node:assert/strict";

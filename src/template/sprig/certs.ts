@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Sprig's certificate functions: genCA, genSelfSignedCert, genSignedCert (and their ...WithKey
  * forms) and buildCustomCert. Each returns Sprig's `certificate` struct {Cert, Key} of PEM strings.

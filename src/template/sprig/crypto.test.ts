@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: tests index results and tables whose entries the assertions are about; a missing one fails the test either way
 // Deterministic expectations captured from the Go oracle (Go 1.19 + Sprig 3.2.3); random outputs are
 // checked for shape and by round trip.
 import assert from "node:assert/strict";

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Sprig's crypto functions (crypto.go): bcrypt, htpasswd, derivePassword, genPrivateKey,
  * encryptAES/decryptAES, randBytes, uuidv4. Certificates live in certs.ts.

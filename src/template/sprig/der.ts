@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * The few DER pieces Sprig's key handling needs that node:crypto does not offer: the traditional
  * "DSA PRIVATE KEY" structure (SEQUENCE of six INTEGERs), which node can neither write nor read,

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Sprig's encoding and checksum functions: b64enc/b64dec, b32enc/b32dec, sha1sum, sha256sum, adler32sum.
  *

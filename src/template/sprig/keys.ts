@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Private-key PEM handling as Sprig does it (parsePrivateKeyPEM and pemBlockForKey in crypto.go),
  * on top of node:crypto KeyObjects. DSA keys are recognised but kept as raw parts: node can parse

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Sprig's getHostByName: resolve a name and return one of its addresses, picked at random
  * (Sprig: `addrs[rand.Intn(len(addrs))]`). When resolution fails Sprig indexes an empty list and

@@ -1,3 +1,5 @@
+// biome-ignore-all lint/style/noNonNullAssertion: tests index results and tables whose entries the assertions are about; a missing one fails the test either way
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: Go's os.ExpandEnv and regexp replacement templates are written ${name} in plain strings, which is what these tests feed
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GoError } from "../../go/value.js";

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Sprig's environment and flow-control functions: `env` (os.Getenv), `expandenv` (os.ExpandEnv),
  * `hello` and `fail`. The environment is the execution's host's (see host.ts), never `process.env`.

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Sprig's regular-expression functions (regex.go, Sprig v3.2.3) over Go's regexp (src/go/regexp).
  *

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: tests index results and tables whose entries the assertions are about; a missing one fails the test either way
 // Runs the shared conformance vectors that are a single call of one of this folder's encoding, crypto,
 // semver and url functions (`{{f "a" 1}}` or `{{"a" | f}}`), without the template engine. The vectors
 // are read at run time from ../shared and never copied here; the test is skipped when they are absent.

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Sprig's `semver` and `semverCompare`, built on our own port of the rules of Masterminds/semver
  * v3.2.0 (the version Sprig 3.2.3 is built with). node-semver is not used: its range semantics

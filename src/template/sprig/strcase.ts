@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Go's rune-level Unicode helpers (package unicode, strings.ToUpper/ToLower/Title/TrimSpace) and
  * the word algorithms Sprig borrows from Masterminds/goutils v1.1.1 and huandu/xstrings v1.3.3.

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: tests index results and tables whose entries the assertions are about; a missing one fails the test either way
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GoError, type GoValue, newMap, TypedNil, typeName, withGoType } from "../../go/value.js";

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Sprig's string functions (strings.go and the string entries of functions.go, Sprig v3.2.3),
  * plus Sprig's `strval` / `strslice` helpers for other families to reuse.

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/style/noNonNullAssertion: a port of Go code that indexes arrays, regex groups and function tables after checking lengths and names; `!` marks those places
 /**
  * Sprig's urlParse and urlJoin, over a port of the parts of Go's net/url they use (Parse, Hostname,
  * Userinfo.String, URL.String). The WHATWG URL class is not used: it normalises and rejects input

@@ -1,0 +1,81 @@
+// `npm run build` (and package.json's `prepare`): compiles src/ into dist/ with tsc, copies the
+// built-in configuration files, and writes the declarations that CommonJS TypeScript projects
+// resolve through the `require` condition (dist/cjs/, marked `"type": "commonjs"`, so that
+// `import { inject } from "meshinject"` type-checks under `module: node16`; at run time Node
+// 20.19+ `require()`s the ES module itself).
+//
+// The build is skipped when dist/ was built from the same inputs (a hash of src/ without tests,
+// the tsconfig files, the lock file and this script, kept in dist/.build-inputs): `npm ci` runs `prepare`, so
+// `npm ci && npm run build` would otherwise compile twice. `--force` builds regardless.
+// Plain JavaScript, as it runs before anything is compiled.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const stampFile = join(dist, ".build-inputs");
+
+/** Every file under `dir`, sorted, as paths relative to the repository. */
+function filesUnder(dir) {
+  const out = [];
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(path));
+    else out.push(path);
+  }
+  return out.sort();
+}
+
+/** A hash of what dist/ is built from. */
+function inputsHash() {
+  const hash = createHash("sha256");
+  const inputs = [
+    ...filesUnder("src").filter((f) => !f.endsWith(".test.ts")),
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "package-lock.json",
+    relative(root, fileURLToPath(import.meta.url)),
+  ];
+  for (const file of inputs) {
+    hash.update(`${file}\0`);
+    hash.update(readFileSync(join(root, file)));
+    hash.update("\0");
+  }
+  return hash.digest("hex");
+}
+
+const force = process.argv.includes("--force");
+const hash = inputsHash();
+const current =
+  existsSync(stampFile) &&
+  readFileSync(stampFile, "utf8").trim() === hash &&
+  existsSync(join(dist, "index.js")) &&
+  existsSync(join(dist, "cjs", "index.d.ts"));
+if (current && !force) {
+  console.log("dist/ is up to date with src/ (npm run build -- --force rebuilds)");
+  process.exit(0);
+}
+
+rmSync(stampFile, { force: true });
+execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], {
+  cwd: root,
+  stdio: "inherit",
+});
+cpSync(join(root, "src", "inject", "defaults"), join(dist, "inject", "defaults"), { recursive: true });
+
+// The declarations again, in a folder whose package.json says CommonJS.
+const cjs = join(dist, "cjs");
+rmSync(cjs, { recursive: true, force: true });
+for (const file of filesUnder("dist").filter((f) => f.endsWith(".d.ts") && !f.startsWith(join("dist", "cjs")))) {
+  const target = join(cjs, relative("dist", file));
+  mkdirSync(dirname(target), { recursive: true });
+  cpSync(join(root, file), target);
+}
+writeFileSync(
+  join(cjs, "package.json"),
+  `${JSON.stringify({ type: "commonjs", description: "type declarations for require() (see scripts/build.mjs)" }, null, 2)}\n`,
+);
+writeFileSync(stampFile, `${hash}\n`);

@@ -1,0 +1,83 @@
+// The package as a user installs it: built dist/, its exports for `import` and `require` (types and
+// run time), its engines, and a build that is not repeated when nothing changed.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { repoRoot } from "./meshinject-cli.js";
+
+const built = existsSync(join(repoRoot, "dist", "index.js")) && existsSync(join(repoRoot, "dist", "cjs"));
+const skip = built ? false : "dist/ is not built (npm ci builds it through prepare; or npm run build)";
+
+const USER_CODE = `import { inject, loadInjectorConfig, type Injector } from "meshinject";
+import { Template } from "meshinject/template";
+const injector: Injector = loadInjectorConfig();
+const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "p" }, spec: { containers: [{ name: "a", image: "x" }] } };
+export const injected: boolean = JSON.stringify(inject(injector, pod)).includes("istio-proxy");
+export const template = new Template("t").parse("{{ . }}").execute("ok");
+`;
+
+/** A project of the given module type that depends on this package; returns its folder. */
+async function project(base: string, type: "commonjs" | "module"): Promise<string> {
+  const dir = join(base, type);
+  await mkdir(join(dir, "node_modules"), { recursive: true });
+  await symlink(repoRoot, join(dir, "node_modules", "meshinject"));
+  await symlink(join(repoRoot, "node_modules", "@types"), join(dir, "node_modules", "@types"));
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name: `user-${type}`, private: true, type }));
+  await writeFile(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { module: "node16", moduleResolution: "node16", strict: true, noEmit: true, types: ["node"] },
+      files: ["main.ts"],
+    }),
+  );
+  await writeFile(join(dir, "main.ts"), USER_CODE);
+  return dir;
+}
+
+describe("the package", { skip }, async () => {
+  const base = await mkdtemp(join(tmpdir(), "meshinject-package-"));
+  after(() => rm(base, { recursive: true, force: true }));
+  const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+
+  for (const type of ["commonjs", "module"] as const) {
+    it(`type-checks in a ${type} TypeScript project with module node16 (no TS1479)`, async () => {
+      const dir = await project(base, type);
+      const r = spawnSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
+      assert.equal(`${r.stdout}${r.stderr}`, "");
+      assert.equal(r.status, 0);
+    });
+  }
+
+  it("is require()d by CommonJS code on this Node (20.19+ loads ES modules with require)", () => {
+    const code = `const m = require("meshinject"); const t = require("meshinject/template");
+      process.stdout.write(String(typeof m.inject === "function" && typeof t.Template === "function"));`;
+    // Resolved from the commonjs project's node_modules (made by the test above).
+    const r = spawnSync(process.execPath, ["-e", code], { cwd: join(base, "commonjs"), encoding: "utf8" });
+    assert.equal(r.stdout, "true", r.stderr);
+  });
+});
+
+describe("package.json", () => {
+  it("asks for Node 20.19 or later (require of ES modules), as the README says", async () => {
+    const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
+    assert.equal(pkg.engines.node, ">=20.19");
+    const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+    assert.match(readme.slice(0, 400), /Node\.js 20\.19 or later/);
+  });
+
+  it("builds once in `npm ci && npm run build`: prepare and build skip when dist/ is current", { skip }, async () => {
+    const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
+    assert.equal(pkg.scripts.prepare, "node scripts/build.mjs");
+    assert.equal(pkg.scripts.build, "node scripts/build.mjs");
+    const build = () => spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, encoding: "utf8" });
+    // The first run builds only if the sources changed since the last build (in CI it is current).
+    assert.equal(build().status, 0);
+    const again = build();
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stdout, /^dist\/ is up to date/);
+  });
+});

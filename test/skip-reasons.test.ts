@@ -1,0 +1,35 @@
+// A skipped test says why: node:test prints the reason given as `skip: "..."`, and a bare `true`
+// (or `!condition`) leaves a reader of the test report guessing.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { test } from "node:test";
+import { repoRoot } from "./meshinject-cli.js";
+
+function testFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== "node_modules") out.push(...testFiles(path));
+    else if (entry.name.endsWith(".test.ts")) out.push(path);
+  }
+  return out;
+}
+
+test("every skipped test gives a reason", () => {
+  const bare: string[] = [];
+  for (const folder of ["src", "test", "conformance", "bench"]) {
+    for (const file of testFiles(join(repoRoot, folder))) {
+      for (const [i, line] of readFileSync(file, "utf8").split("\n").entries()) {
+        // `skip: true`, `skip: !cond` with no reason after `&&`, `.skip(` without a message.
+        if (/skip:\s*(true\b|![^,}]*[,}])/.test(line) && !/skip:\s*!.*&&\s*["'`]/.test(line)) {
+          bare.push(`${relative(repoRoot, file)}:${i + 1}: ${line.trim()}`);
+        }
+        if (/\b(it|test|describe)\.skip\(\s*["'`][^"'`]*["'`]\s*,\s*(\(|async)/.test(line)) {
+          bare.push(`${relative(repoRoot, file)}:${i + 1}: ${line.trim()}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(bare, []);
+});
