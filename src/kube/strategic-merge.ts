@@ -31,20 +31,36 @@
  * `undefined` object members are treated as absent.
  */
 
-import { sprintf } from "../go/fmt.js";
 import { cloneJson } from "../go/json.js";
 import { sliceStable } from "../go/sort.js";
 import { type FieldMeta, type GoType, goKindName, lookupField, structType } from "./merge-keys.js";
-
-type JsonMap = Record<string, unknown>;
-
-const DIRECTIVE = "$patch";
-const DELETE = "delete";
-const REPLACE = "replace";
-const MERGE = "merge";
-const RETAIN_KEYS = "$retainKeys";
-const DELETE_FROM_PRIMITIVE_LIST = "$deleteFromPrimitiveList";
-const SET_ELEMENT_ORDER = "$setElementOrder";
+import {
+  applyRetainKeys,
+  directiveTarget,
+  mapDirective,
+  removeDirectives,
+  setCleaned,
+} from "./strategic-merge-directives.js";
+import {
+  DELETE,
+  DELETE_FROM_PRIMITIVE_LIST,
+  DIRECTIVE,
+  errBadArgType,
+  errBadPatchType,
+  errNoMergeKey,
+  fmtV,
+  GoMergeError,
+  goEqual,
+  goTypeOf,
+  hasKey,
+  isMap,
+  type JsonMap,
+  MERGE,
+  mergeKeyValue,
+  REPLACE,
+  SET_ELEMENT_ORDER,
+  sliceElementKind,
+} from "./strategic-merge-values.js";
 
 /**
  * A merge failure. `goMessage` is apimachinery's own error text (what Istio prints
@@ -61,9 +77,6 @@ export class StrategicMergeError extends Error {
     super(`strategic merge patch of ${typeName}${path ? ` at ${path}` : ""}: ${goMessage}`);
   }
 }
-
-/** An apimachinery error text, raised where the path is not known yet; see `atPath`. */
-class GoMergeError extends Error {}
 
 /**
  * Applies `patch` to `original` with strategic-merge-patch semantics for the Go
@@ -98,135 +111,6 @@ function documentMap(doc: unknown, type: string): JsonMap {
   if (doc === null || doc === undefined) return {};
   if (!isMap(doc)) throw new StrategicMergeError(type, "", "invalid JSON document");
   return cloneJson(doc) as JsonMap;
-}
-
-// ---------------------------------------------------------------------------
-// Value helpers: JSON values with Go's dynamic types (json.Unmarshal into interface{}).
-
-function isMap(v: unknown): v is JsonMap {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-/** The Go dynamic type of a decoded JSON value, as reflect.TypeOf would distinguish it. */
-function goTypeOf(v: unknown): string {
-  if (v === null || v === undefined) return "nil";
-  if (Array.isArray(v)) return "[]interface {}";
-  if (isMap(v)) return "map[string]interface {}";
-  switch (typeof v) {
-    case "string":
-      return "string";
-    case "number":
-      return "float64";
-    case "boolean":
-      return "bool";
-    case "bigint":
-      return "int64";
-    default:
-      return typeof v;
-  }
-}
-
-/** Go's `==` on two interface{} values holding JSON scalars (maps and lists compare by identity). */
-function goEqual(a: unknown, b: unknown): boolean {
-  if (a === undefined) a = null;
-  if (b === undefined) b = null;
-  return a === b;
-}
-
-/** fmt's %v of a JSON value (maps print as `map[k:v ...]` with sorted keys). */
-function fmtV(v: unknown): string {
-  return sprintf("%v", [v as never]);
-}
-
-function errNoMergeKey(m: unknown, key: string): GoMergeError {
-  return new GoMergeError(`map: ${fmtV(m)} does not contain declared merge key: ${key}`);
-}
-
-function errBadArgType(expected: string, actual: unknown): GoMergeError {
-  const actualType = actual === null || actual === undefined ? "%!s(<nil>)" : goTypeOf(actual);
-  return new GoMergeError(`expected a ${expected}, but received a ${actualType}`);
-}
-
-function errBadPatchType(directive: unknown, m: unknown): GoMergeError {
-  return new GoMergeError(`unknown patch type: ${sprintf("%s", [directive as never])} in map: ${fmtV(m)}`);
-}
-
-const ERR_BAD_PRIMITIVE_LIST = "invalid patch format of primitive list";
-const ERR_BAD_RETAIN_KEYS = "invalid patch format of retainKeys";
-const ERR_BAD_SET_ELEMENT_ORDER = "invalid patch format of setElementOrder list";
-
-/** The merge key value of a list item, or undefined (Go's nil) when the item is not a map or lacks it. */
-function mergeKeyValue(item: unknown, mergeKey: string): unknown {
-  if (!isMap(item)) return undefined;
-  const v = item[mergeKey];
-  return v === null ? undefined : v;
-}
-
-function hasKey(m: JsonMap, key: string): boolean {
-  return Object.hasOwn(m, key);
-}
-
-/**
- * The common element kind of some lists: "map", or the Go type of the scalars.
- * Mixed kinds, nested lists and (here) nulls are errors; so are lists with no
- * elements at all, which callers rule out first where apimachinery does.
- */
-function sliceElementKind(...lists: unknown[][]): string {
-  let kind: string | undefined;
-  for (const list of lists) {
-    for (const v of list) {
-      const t = goTypeOf(v);
-      if (kind === undefined) {
-        if (t === "[]interface {}") throw new GoMergeError("lists of lists are not supported");
-        // Go would dereference a nil reflect.Type here and panic.
-        if (t === "nil") throw new GoMergeError("list element is null");
-        kind = t;
-      } else if (kind !== t) {
-        throw new GoMergeError(`list element types are not identical: ${fmtV(lists)}`);
-      }
-    }
-  }
-  if (kind === undefined) throw new GoMergeError("no elements in any of the given slices");
-  return kind === "map[string]interface {}" ? "map" : kind;
-}
-
-// ---------------------------------------------------------------------------
-// Directive removal, for values copied from the patch into the result.
-
-/** Drops every object carrying `$patch` (and the key or list slot holding it). Returns [value, keep]. */
-function removeDirectives(v: unknown): [unknown, boolean] {
-  if (Array.isArray(v)) {
-    const out: unknown[] = [];
-    for (const item of v) {
-      const [cleaned, keep] = removeDirectives(item);
-      if (keep) out.push(cleaned);
-    }
-    return [out, true];
-  }
-  if (isMap(v)) {
-    if (hasKey(v, DIRECTIVE)) return [null, false];
-    for (const [k, item] of Object.entries(v)) {
-      const [cleaned, keep] = removeDirectives(item);
-      if (keep) v[k] = cleaned;
-      else delete v[k];
-    }
-    return [v, true];
-  }
-  return [v, true];
-}
-
-/** Deletes null-valued keys at every depth (nulls only mean "delete" against an original). */
-function discardNulls(v: unknown): void {
-  if (Array.isArray(v)) {
-    for (const item of v) discardNulls(item);
-  } else if (isMap(v)) {
-    for (const [k, item] of Object.entries(v)) {
-      if (item === null) delete v[k];
-      else discardNulls(item);
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -442,16 +326,6 @@ function dedupeScalars(s: unknown[]): unknown[] {
   return s;
 }
 
-/** The list key a `$deleteFromPrimitiveList/<key>` or `$setElementOrder/<key>` directive names. */
-function directiveTarget(key: string, prefix: string): string {
-  const slash = key.indexOf("/");
-  if (slash < 0 || key.slice(0, slash) !== prefix) {
-    if (prefix === DELETE_FROM_PRIMITIVE_LIST) throw new GoMergeError(ERR_BAD_PRIMITIVE_LIST);
-    throw new GoMergeError(ERR_BAD_SET_ELEMENT_ORDER);
-  }
-  return key.slice(slash + 1);
-}
-
 function joinPath(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
@@ -639,40 +513,6 @@ class Merger {
       delete patch[listKey];
     }
   }
-}
-
-/** A map-level `$patch`: replace returns the patch itself, delete an empty map. */
-function mapDirective(directive: unknown, patch: JsonMap): JsonMap {
-  if (directive === REPLACE) {
-    delete patch[DIRECTIVE];
-    return patch;
-  }
-  if (directive === DELETE) return {};
-  throw errBadPatchType(directive, patch);
-}
-
-/** Stores a patch value under a key the original lacks (or holds with another type). */
-function setCleaned(target: JsonMap, key: string, patchV: unknown): void {
-  discardNulls(patchV);
-  const [cleaned, keep] = removeDirectives(patchV);
-  // defineProperty: a `__proto__` key is data, never the target's prototype.
-  if (keep)
-    Object.defineProperty(target, key, { value: cleaned, enumerable: true, writable: true, configurable: true });
-  else delete target[key];
-}
-
-/** `$retainKeys`: every patched key must be listed; original keys not listed are cleared. */
-function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
-  if (!hasKey(patch, RETAIN_KEYS)) return;
-  const retain = patch[RETAIN_KEYS];
-  delete patch[RETAIN_KEYS];
-  if (!Array.isArray(retain)) throw new GoMergeError(ERR_BAD_RETAIN_KEYS);
-  const kept = new Set(retain);
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null || k.startsWith(DELETE_FROM_PRIMITIVE_LIST) || k.startsWith(SET_ELEMENT_ORDER)) continue;
-    if (!kept.has(k)) throw new GoMergeError(ERR_BAD_RETAIN_KEYS);
-  }
-  for (const k of Object.keys(original)) if (!kept.has(k)) delete original[k];
 }
 
 /** Removes every item whose merge key equals `value`. */

@@ -1,0 +1,98 @@
+/**
+ * Strategic merge's directives: `$patch` (replace, delete, merge) on maps, `$retainKeys`, and the
+ * `$deleteFromPrimitiveList/<key>` and `$setElementOrder/<key>` keys, plus the cleaning of values
+ * copied from a patch (directives and nulls dropped).
+ */
+import {
+  DELETE,
+  DELETE_FROM_PRIMITIVE_LIST,
+  DIRECTIVE,
+  ERR_BAD_PRIMITIVE_LIST,
+  ERR_BAD_RETAIN_KEYS,
+  ERR_BAD_SET_ELEMENT_ORDER,
+  errBadPatchType,
+  GoMergeError,
+  hasKey,
+  isMap,
+  type JsonMap,
+  REPLACE,
+  RETAIN_KEYS,
+  SET_ELEMENT_ORDER,
+} from "./strategic-merge-values.js";
+/** Drops every object carrying `$patch` (and the key or list slot holding it). Returns [value, keep]. */
+export function removeDirectives(v: unknown): [unknown, boolean] {
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    for (const item of v) {
+      const [cleaned, keep] = removeDirectives(item);
+      if (keep) out.push(cleaned);
+    }
+    return [out, true];
+  }
+  if (isMap(v)) {
+    if (hasKey(v, DIRECTIVE)) return [null, false];
+    for (const [k, item] of Object.entries(v)) {
+      const [cleaned, keep] = removeDirectives(item);
+      if (keep) v[k] = cleaned;
+      else delete v[k];
+    }
+    return [v, true];
+  }
+  return [v, true];
+}
+
+/** Deletes null-valued keys at every depth (nulls only mean "delete" against an original). */
+export function discardNulls(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const item of v) discardNulls(item);
+  } else if (isMap(v)) {
+    for (const [k, item] of Object.entries(v)) {
+      if (item === null) delete v[k];
+      else discardNulls(item);
+    }
+  }
+}
+
+/** The list key a `$deleteFromPrimitiveList/<key>` or `$setElementOrder/<key>` directive names. */
+export function directiveTarget(key: string, prefix: string): string {
+  const slash = key.indexOf("/");
+  if (slash < 0 || key.slice(0, slash) !== prefix) {
+    if (prefix === DELETE_FROM_PRIMITIVE_LIST) throw new GoMergeError(ERR_BAD_PRIMITIVE_LIST);
+    throw new GoMergeError(ERR_BAD_SET_ELEMENT_ORDER);
+  }
+  return key.slice(slash + 1);
+}
+
+/** A map-level `$patch`: replace returns the patch itself, delete an empty map. */
+export function mapDirective(directive: unknown, patch: JsonMap): JsonMap {
+  if (directive === REPLACE) {
+    delete patch[DIRECTIVE];
+    return patch;
+  }
+  if (directive === DELETE) return {};
+  throw errBadPatchType(directive, patch);
+}
+
+/** Stores a patch value under a key the original lacks (or holds with another type). */
+export function setCleaned(target: JsonMap, key: string, patchV: unknown): void {
+  discardNulls(patchV);
+  const [cleaned, keep] = removeDirectives(patchV);
+  // defineProperty: a `__proto__` key is data, never the target's prototype.
+  if (keep)
+    Object.defineProperty(target, key, { value: cleaned, enumerable: true, writable: true, configurable: true });
+  else delete target[key];
+}
+
+/** `$retainKeys`: every patched key must be listed; original keys not listed are cleared. */
+export function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
+  if (!hasKey(patch, RETAIN_KEYS)) return;
+  const retain = patch[RETAIN_KEYS];
+  delete patch[RETAIN_KEYS];
+  if (!Array.isArray(retain)) throw new GoMergeError(ERR_BAD_RETAIN_KEYS);
+  const kept = new Set(retain);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null || k.startsWith(DELETE_FROM_PRIMITIVE_LIST) || k.startsWith(SET_ELEMENT_ORDER)) continue;
+    if (!kept.has(k)) throw new GoMergeError(ERR_BAD_RETAIN_KEYS);
+  }
+  for (const k of Object.keys(original)) if (!kept.has(k)) delete original[k];
+}
