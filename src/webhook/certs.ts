@@ -123,8 +123,16 @@ function serialNumber(): string {
   return Buffer.from(bytes).toString("hex");
 }
 
+/**
+ * PEM text ending in a newline, as PEM files do: `cat ca-old.crt ca-new.crt > bundle.pem` (the CA
+ * rotation) must give two certificates, not one broken `-----END…----------BEGIN` line.
+ */
+function lines(pemText: string): string {
+  return pemText.endsWith("\n") ? pemText : `${pemText}\n`;
+}
+
 function pem(x509: typeof X509, label: string, der: ArrayBuffer): string {
-  return x509.PemConverter.encode(der, label);
+  return lines(x509.PemConverter.encode(der, label));
 }
 
 interface Ca {
@@ -198,10 +206,13 @@ export async function createWebhookCerts(options: CertsOptions): Promise<CertsRe
     }
   } else {
     const caKeys = (await crypto.subtle.generateKey(alg, true, ["sign", "verify"])) as CryptoKeyPair;
+    const caSerial = serialNumber();
     caCert = await x509.X509CertificateGenerator.createSelfSigned(
       {
-        serialNumber: serialNumber(),
-        name: `CN=${options.service}.${options.namespace} webhook CA, O=meshinject`,
+        serialNumber: caSerial,
+        // Each CA its own subject (the serial's start): during a CA rotation the old and the new CA sit
+        // in one caBundle, and TLS clients look issuers up by subject name first.
+        name: `CN=${options.service}.${options.namespace} webhook CA ${caSerial.slice(0, 8)}, O=meshinject`,
         notBefore,
         notAfter: caNotAfter,
         signingAlgorithm: alg,
@@ -248,9 +259,9 @@ export async function createWebhookCerts(options: CertsOptions): Promise<CertsRe
     crypto,
   );
   return {
-    caCertPem: caCert.toString("pem"),
+    caCertPem: lines(caCert.toString("pem")),
     ...(caKeyPem !== undefined ? { caKeyPem } : {}),
-    certPem: cert.toString("pem"),
+    certPem: lines(cert.toString("pem")),
     keyPem: pem(x509, "PRIVATE KEY", await crypto.subtle.exportKey("pkcs8", keys.privateKey)),
     dnsNames,
     notAfter: cert.notAfter,
