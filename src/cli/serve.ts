@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import { splitYamlStream } from "../kube/stream.js";
 import { readYaml } from "../kube/yaml.js";
 import type { WebhookState } from "../webhook/admission.js";
+import { warnAboutIstiodWebhooks } from "../webhook/istiod-check.js";
 import { createLogger, isLogLevel, LOG_LEVELS } from "../webhook/logging.js";
 import { inClusterNamespaces } from "../webhook/namespaces.js";
 import type { NamespaceLike } from "../webhook/openshift.js";
@@ -40,6 +41,8 @@ export interface ServeCliOptions {
   shutdownTimeout: string;
   shutdownDelay: string;
   maxBufferedBytes: string;
+  /** false (--no-istiod-check): skip the start-up look for istiod's injection webhook. */
+  istiodCheck?: boolean;
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -249,6 +252,9 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
     logger.flush();
     throw new ServeError(listenErrorMessage(e, options) ?? (e as Error).message);
   }
+  // In the background: a slow or unreachable API server never delays serving (src/webhook/istiod-check.ts).
+  if (opts.istiodCheck !== false)
+    void warnAboutIstiodWebhooks({ revision: opts.revision, namespace: opts.namespace }, logger);
   if (tls === undefined) {
     const curl = curlHint(server.port, exampleReviewPath());
     logger.info({ try: curl }, `serving with a generated self-signed certificate; try: ${curl}`);
@@ -327,6 +333,10 @@ export function registerServe(program: Command): void {
       "--max-buffered-bytes <n>",
       "large request bodies (over 256 KiB) held in memory at once; past it they wait unread (meshinject_request_bodies_waiting); ordinary pods never wait",
       String(32 * 1024 * 1024),
+    )
+    .option(
+      "--no-istiod-check",
+      "in a cluster, do not look for istiod's injection webhook at start (a read-only list of MutatingWebhookConfigurations)",
     )
     .addHelpText("after", SERVE_HELP)
     .action(runServe);
