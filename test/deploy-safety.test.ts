@@ -173,6 +173,31 @@ describe("deploy/ as a platform-security review reads it", async () => {
     assert.notDeepEqual(selectedIn(unguarded, DEPLOY.namespace), []);
   });
 
+  it("the README's uninstall deletes every kind we create, by the label, and never a Namespace", async () => {
+    const readme = await readFile(join(deployDir, "README.md"), "utf8");
+    const section = readme.slice(
+      readme.indexOf("## Uninstall"),
+      readme.indexOf("\n## ", readme.indexOf("## Uninstall") + 1),
+    );
+    const deleted = new Set<string>();
+    for (const m of section.matchAll(
+      /kubectl (?:-n \S+ )?delete ([a-z,]+)\s+(?:\\\n\s*)?-l app\.kubernetes\.io\/part-of=meshinject/g,
+    )) {
+      for (const kind of (m[1] as string).split(",")) deleted.add(kind);
+    }
+    assert.ok(!deleted.has("namespace"));
+    const kinds = new Set<string>(["MutatingWebhookConfiguration", "Secret"]);
+    for (const o of [{}, { platform: "openshift" as const }]) {
+      for (const [path, text] of Object.entries(manifestSet(o))) {
+        if (!path.startsWith("webhook/")) for (const d of documents(text)) kinds.add(d.kind);
+      }
+    }
+    for (const kind of kinds) {
+      const plural = kind === "PodDisruptionBudget" ? "poddisruptionbudget" : kind.toLowerCase();
+      assert.ok(deleted.has(plural), `${kind} is not in the uninstall commands (${[...deleted].join(",")})`);
+    }
+  });
+
   it("every object carries app.kubernetes.io/part-of=meshinject, in every generated set", () => {
     const sets: ManifestOptions[] = [{}, { revision: "canary" }, { platform: "openshift" }];
     const objects: [string, Json][] = [
