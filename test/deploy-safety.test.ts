@@ -16,8 +16,10 @@ import {
 } from "../scripts/gen-deploy-manifests.js";
 import { splitYamlStream } from "../src/kube/stream.js";
 import { readYaml } from "../src/kube/yaml.js";
+import { serviceDnsNames } from "../src/webhook/certs.js";
+import { createMetrics } from "../src/webhook/metrics.js";
 import { defaultExcludedNamespaces, webhookConfiguration } from "../src/webhook/webhook-config.js";
-import { matchingWebhooks } from "../src/webhook/webhook-match.js";
+import { matchingWebhooks, selectorMatches } from "../src/webhook/webhook-match.js";
 import { restrictedViolations } from "./pod-security.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: manifests are walked freely; a wrong path fails an assertion.
@@ -195,6 +197,35 @@ describe("deploy/ as a platform-security review reads it", async () => {
     for (const kind of kinds) {
       const plural = kind === "PodDisruptionBudget" ? "poddisruptionbudget" : kind.toLowerCase();
       assert.ok(deleted.has(plural), `${kind} is not in the uninstall commands (${[...deleted].join(",")})`);
+    }
+  });
+
+  it("the examples fit the set: cert-manager's Secret and names, the ServiceMonitor's port, the alerts' metrics", async () => {
+    const deployment = (files.get("deployment.yaml") as Json[])[0] as Json;
+    const service = (files.get("service.yaml") as Json[])[0] as Json;
+    const secretName = deployment.spec.template.spec.volumes.find((v: Json) => v.name === "certs").secret.secretName;
+    const certificates = (files.get("examples/cert-manager.yaml") as Json[]).filter((o) => o.kind === "Certificate");
+    const serving = certificates.find((c) => c.spec.secretName === secretName) as Json;
+    assert.ok(serving, `a Certificate writes ${secretName}`);
+    assert.deepEqual(serving.spec.dnsNames, serviceDnsNames(service.metadata.name, service.metadata.namespace));
+    const ca = certificates.find((c) => c.spec.isCA) as Json;
+    const hours = (d: string) => Number(d.replace(/h$/, ""));
+    assert.ok(hours(ca.spec.duration) > hours(serving.spec.duration) * 10);
+    assert.ok(hours(serving.spec.renewBefore) < hours(serving.spec.duration));
+
+    const [monitor, rule] = files.get("examples/monitoring.yaml") as Json[];
+    assert.ok(selectorMatches(monitor?.spec.selector, service.metadata.labels));
+    const portNames = service.spec.ports.map((p: Json) => p.name);
+    for (const e of monitor?.spec.endpoints ?? []) assert.ok(portNames.includes(e.port), e.port);
+    const exported = new Set(
+      (await createMetrics({ defaultMetrics: false }).registry.getMetricsAsJSON()).map((m) => m.name),
+    );
+    const exprs = (rule?.spec.groups as Json[]).flatMap((g) => g.rules.map((r: Json) => r.expr as string));
+    assert.ok(exprs.length >= 2);
+    for (const expr of exprs) {
+      const names = expr.match(/\b(sidecar_injection_[a-z_]+|meshinject_[a-z_]+)/g) ?? [];
+      assert.ok(names.length > 0, expr);
+      for (const name of names) assert.ok(exported.has(name), `${name} in ${expr} is not exported`);
     }
   });
 
