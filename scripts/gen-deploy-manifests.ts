@@ -398,32 +398,29 @@ spec:
 `;
 }
 
-// src/webhook/namespaces.ts only ever sends GET /api/v1/namespaces/NAME: `get` is all it needs.
-function rbacYaml(n: DeployNames): string {
-  return `# --platform openshift: the injector reads the pod's Namespace (GET /api/v1/namespaces/NAME, cached
-# 30 s) for its openshift.io/sa.scc.* annotations. It never lists or watches, so \`get\` is enough.
+/** A ClusterRole with these rules and its binding to the injector's ServiceAccount, after `comment`. */
+function clusterRoleYaml(n: DeployNames, name: string, comment: string, rules: string): string {
+  return `${comment}
 # ${GENERATED}
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
-  name: ${n.namespaceReader}
+  name: ${name}
   labels:
 ${labels(n, "    ")}
 rules:
-- apiGroups: [""]
-  resources: ["namespaces"]
-  verbs: ["get"]
+${rules}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata:
-  name: ${n.namespaceReader}
+  name: ${name}
   labels:
 ${labels(n, "    ")}
 roleRef:
   apiGroup: rbac.authorization.k8s.io
   kind: ClusterRole
-  name: ${n.namespaceReader}
+  name: ${name}
 subjects:
 - kind: ServiceAccount
   name: ${n.name}
@@ -431,38 +428,31 @@ subjects:
 `;
 }
 
+// src/webhook/namespaces.ts only ever sends GET /api/v1/namespaces/NAME: `get` is all it needs.
+function rbacYaml(n: DeployNames): string {
+  return clusterRoleYaml(
+    n,
+    n.namespaceReader,
+    `# --platform openshift: the injector reads the pod's Namespace (GET /api/v1/namespaces/NAME, cached
+# 30 s) for its openshift.io/sa.scc.* annotations. It never lists or watches, so \`get\` is enough.`,
+    `- apiGroups: [""]
+  resources: ["namespaces"]
+  verbs: ["get"]`,
+  );
+}
+
 // src/webhook/istiod-check.ts sends one GET /apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations.
 function webhookReaderYaml(n: DeployNames): string {
-  return `# Read-only: at start the injector lists MutatingWebhookConfigurations once, to warn when istiod's
+  return clusterRoleYaml(
+    n,
+    n.webhookReader,
+    `# Read-only: at start the injector lists MutatingWebhookConfigurations once, to warn when istiod's
 # injector targets the same pods (a failure is a warning, never an error). Delete this file's objects
-# and set automountServiceAccountToken: false in the Deployment to do without.
-# ${GENERATED}
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
-metadata:
-  name: ${n.webhookReader}
-  labels:
-${labels(n, "    ")}
-rules:
-- apiGroups: ["admissionregistration.k8s.io"]
+# and set automountServiceAccountToken: false in the Deployment to do without.`,
+    `- apiGroups: ["admissionregistration.k8s.io"]
   resources: ["mutatingwebhookconfigurations"]
-  verbs: ["get", "list"]
----
-apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
-metadata:
-  name: ${n.webhookReader}
-  labels:
-${labels(n, "    ")}
-roleRef:
-  apiGroup: rbac.authorization.k8s.io
-  kind: ClusterRole
-  name: ${n.webhookReader}
-subjects:
-- kind: ServiceAccount
-  name: ${n.name}
-  namespace: ${n.namespace}
-`;
+  verbs: ["get", "list"]`,
+  );
 }
 
 function networkPolicyYaml(n: DeployNames): string {

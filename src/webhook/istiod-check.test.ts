@@ -2,13 +2,11 @@
 // over HTTPS on loopback (no kube-apiserver here): it answers GET on the
 // mutatingwebhookconfigurations collection with a list, a refusal, garbage, or nothing at all.
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
+import { type FakeApiServer, startFakeApiServer } from "./fake-api-server.js";
 import {
   checkIstiodWebhooks,
   type IstiodCheckOptions,
@@ -16,7 +14,6 @@ import {
   warnAboutIstiodWebhooks,
 } from "./istiod-check.js";
 import { createLogger } from "./logging.js";
-import { selfSignedCertificate } from "./tls-self-signed.js";
 import { defaultExcludedNamespaces, webhookConfiguration } from "./webhook-config.js";
 
 /** istiod's own configuration for a revision, as its chart names and labels it. */
@@ -58,40 +55,22 @@ describe("overlappingIstiodWebhooks", () => {
 type Json = Record<string, unknown>;
 
 describe("checkIstiodWebhooks against a fake API server (HTTPS, loopback)", () => {
-  const cert = selfSignedCertificate({ hosts: ["127.0.0.1"] });
-  let dir: string;
-  let server: Server;
-  let port: number;
-  let answer: (res: import("node:http").ServerResponse) => void = () => {};
-  const seen: { path?: string | undefined; auth?: string | undefined; method?: string | undefined }[] = [];
-
+  let api: FakeApiServer;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "meshinject-istiod-check-"));
-    await writeFile(join(dir, "token"), "the-token\n");
-    await writeFile(join(dir, "ca.crt"), cert.cert);
-    server = createServer({ cert: cert.cert, key: cert.key }, (req, res) => {
-      seen.push({ path: req.url, auth: req.headers.authorization, method: req.method });
-      answer(res);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    port = (server.address() as AddressInfo).port;
+    api = await startFakeApiServer("the-token");
   });
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => api.close());
 
   const options = (extra: Partial<IstiodCheckOptions> = {}): IstiodCheckOptions => ({
     revision: "",
     namespace: "istio-system",
-    env: { KUBERNETES_SERVICE_HOST: "127.0.0.1", KUBERNETES_SERVICE_PORT: String(port) },
-    tokenFile: join(dir, "token"),
-    caFile: join(dir, "ca.crt"),
+    env: api.env(),
+    tokenFile: api.tokenFile,
+    caFile: api.caFile,
     timeoutMs: 1_000,
     ...extra,
   });
-  const json = (status: number, body: unknown) => (res: import("node:http").ServerResponse) => {
+  const json = (status: number, body: unknown) => (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify(body));
   };
@@ -111,15 +90,11 @@ describe("checkIstiodWebhooks against a fake API server (HTTPS, loopback)", () =
   }
 
   it("one authenticated GET on the collection; istiod's webhook is a warning naming it", async () => {
-    seen.length = 0;
-    answer = json(200, { kind: "MutatingWebhookConfigurationList", items: [ours(), istiods()] });
+    api.seen.length = 0;
+    api.handler = json(200, { kind: "MutatingWebhookConfigurationList", items: [ours(), istiods()] });
     const lines = await logged(options());
-    assert.deepEqual(seen, [
-      {
-        path: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
-        auth: "Bearer the-token",
-        method: "GET",
-      },
+    assert.deepEqual(api.seen, [
+      { path: "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", auth: "Bearer the-token" },
     ]);
     const warnings = lines.filter((l) => l.level === "warn");
     assert.equal(warnings.length, 1);
@@ -127,14 +102,17 @@ describe("checkIstiodWebhooks against a fake API server (HTTPS, loopback)", () =
   });
 
   it("only ours (or none): no warning", async () => {
-    answer = json(200, { items: [ours(), unrelated] });
+    api.handler = json(200, { items: [ours(), unrelated] });
     const lines = await logged(options());
     assert.equal(lines.filter((l) => l.level === "warn" || l.level === "error").length, 0);
     assert.match(lines.map((l) => l.msg).join("\n"), /no istiod injection webhook targets/);
   });
 
   it("RBAC forbids, garbage, no answer, nothing listening, no token, not in a cluster: one info line, never a throw", async () => {
-    answer = json(403, { kind: "Status", message: 'mutatingwebhookconfigurations is forbidden: User "x" cannot list' });
+    api.handler = json(403, {
+      kind: "Status",
+      message: 'mutatingwebhookconfigurations is forbidden: User "x" cannot list',
+    });
     const forbidden = await checkIstiodWebhooks(options());
     assert.equal(forbidden.checked, false);
     assert.match(
@@ -142,10 +120,10 @@ describe("checkIstiodWebhooks against a fake API server (HTTPS, loopback)", () =
       /HTTP 403 \(needs get\/list .*webhook-reader\.yaml\): .*forbidden/,
     );
 
-    answer = (res) => res.end("not json");
+    api.handler = (_req: IncomingMessage, res: ServerResponse) => res.end("not json");
     assert.equal((await checkIstiodWebhooks(options())).checked, false);
 
-    answer = () => {}; // never answers
+    api.handler = () => {}; // never answers
     const started = Date.now();
     const slow = await checkIstiodWebhooks(options({ timeoutMs: 200 }));
     assert.match(slow.checked ? "" : slow.reason, /no answer within 200 ms/);
@@ -155,12 +133,12 @@ describe("checkIstiodWebhooks against a fake API server (HTTPS, loopback)", () =
       options({ env: { KUBERNETES_SERVICE_HOST: "127.0.0.1", KUBERNETES_SERVICE_PORT: "1" } }),
     );
     assert.equal(closed.checked, false);
-    const tokenless = await checkIstiodWebhooks(options({ tokenFile: join(dir, "missing") }));
+    const tokenless = await checkIstiodWebhooks(options({ tokenFile: join(api.dir, "missing") }));
     assert.match(tokenless.checked ? "" : tokenless.reason, /no service-account token mounted/);
     const outside = await checkIstiodWebhooks(options({ env: {} }));
     assert.match(outside.checked ? "" : outside.reason, /not in a cluster/);
 
-    answer = json(403, { message: "forbidden" });
+    api.handler = json(403, { message: "forbidden" });
     const lines = await logged(options());
     assert.deepEqual(
       lines.map((l) => [l.level, l.msg]),
