@@ -108,6 +108,7 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
     `CA ${result.caKeyPem === undefined ? "reused" : "created"}, valid until ${day(result.caNotAfter)}`,
     "next:",
     `  kubectl -n ${opts.namespace} create secret tls ${service}-certs --cert ${join(dir, "tls.crt")} --key ${join(dir, "tls.key")}`,
+    `  kubectl -n ${opts.namespace} label secret ${service}-certs app.kubernetes.io/part-of=meshinject   # for the labelled uninstall`,
     `  meshinject webhook-config${revisionFlag} --namespace ${opts.namespace} --service ${service} --ca-bundle-file ${join(dir, "ca.crt")} | kubectl apply -f -`,
     "",
   ].join("\n");
