@@ -213,14 +213,14 @@ describe("deploy/ as a platform-security review reads it", async () => {
     assert.ok(hours(ca.spec.duration) > hours(serving.spec.duration) * 10);
     assert.ok(hours(serving.spec.renewBefore) < hours(serving.spec.duration));
 
-    const [monitor, rule] = files.get("examples/monitoring.yaml") as Json[];
-    assert.ok(selectorMatches(monitor?.spec.selector, service.metadata.labels));
+    const [monitor, rule] = files.get("examples/monitoring.yaml") as [Json, Json];
+    assert.ok(selectorMatches(monitor.spec.selector, service.metadata.labels));
     const portNames = service.spec.ports.map((p: Json) => p.name);
-    for (const e of monitor?.spec.endpoints ?? []) assert.ok(portNames.includes(e.port), e.port);
+    for (const e of monitor.spec.endpoints) assert.ok(portNames.includes(e.port), e.port);
     const exported = new Set(
       (await createMetrics({ defaultMetrics: false }).registry.getMetricsAsJSON()).map((m) => m.name),
     );
-    const exprs = (rule?.spec.groups as Json[]).flatMap((g) => g.rules.map((r: Json) => r.expr as string));
+    const exprs = (rule.spec.groups as Json[]).flatMap((g) => g.rules.map((r: Json) => r.expr as string));
     assert.ok(exprs.length >= 2);
     for (const expr of exprs) {
       const names = expr.match(/\b(sidecar_injection_[a-z_]+|meshinject_[a-z_]+)/g) ?? [];
