@@ -113,6 +113,11 @@ function labels(n: DeployNames, indent: string): string {
     .join("\n");
 }
 
+/** An object's `metadata:` block: its name, the namespace (unless cluster-scoped), the labels. */
+function metadata(n: DeployNames, name: string, namespaced = true): string {
+  return `metadata:\n  name: ${name}\n${namespaced ? `  namespace: ${n.namespace}\n` : ""}  labels:\n${labels(n, "    ")}`;
+}
+
 /** deploy/examples/namespace.yaml: not applied by `kubectl apply -f deploy/`, and never deleted by us. */
 function namespaceYaml(): string {
   return `# Example, NOT part of the applied set (\`kubectl apply -f deploy/\` does not read deploy/examples/):
@@ -147,11 +152,7 @@ function serviceAccountYaml(n: DeployNames, platform: ManifestOptions["platform"
 # ${GENERATED}
 apiVersion: v1
 kind: ServiceAccount
-metadata:
-  name: ${n.name}
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, n.name)}
 automountServiceAccountToken: false
 `;
 }
@@ -211,11 +212,7 @@ function deploymentYaml(n: DeployNames, options: ManifestOptions): string {
 # ${argsNote} ${GENERATED}
 apiVersion: apps/v1
 kind: Deployment
-metadata:
-  name: ${n.name}
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, n.name)}
 spec:
   replicas: 2
   revisionHistoryLimit: 3
@@ -356,11 +353,7 @@ function pdbYaml(n: DeployNames): string {
 # ${GENERATED}
 apiVersion: policy/v1
 kind: PodDisruptionBudget
-metadata:
-  name: ${n.name}
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, n.name)}
 spec:
   minAvailable: 1
   # A pod that is not ready protects nothing: let a drain evict it (else a crash-looping replica
@@ -378,11 +371,7 @@ function serviceYaml(n: DeployNames): string {
 # ${GENERATED}
 apiVersion: v1
 kind: Service
-metadata:
-  name: ${n.name}
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, n.name)}
 spec:
   selector:
     app: ${n.name}
@@ -404,19 +393,13 @@ function clusterRoleYaml(n: DeployNames, name: string, comment: string, rules: s
 # ${GENERATED}
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
-metadata:
-  name: ${name}
-  labels:
-${labels(n, "    ")}
+${metadata(n, name, false)}
 rules:
 ${rules}
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
-metadata:
-  name: ${name}
-  labels:
-${labels(n, "    ")}
+${metadata(n, name, false)}
 roleRef:
   apiGroup: rbac.authorization.k8s.io
   kind: ClusterRole
@@ -462,11 +445,7 @@ function networkPolicyYaml(n: DeployNames): string {
 # ${GENERATED}
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
-metadata:
-  name: ${n.name}
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, n.name)}
 spec:
   podSelector:
     matchLabels:
@@ -616,11 +595,7 @@ spec:
 ---
 apiVersion: cert-manager.io/v1
 kind: Certificate
-metadata:
-  name: ${n.name}
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, n.name)}
 spec:
   secretName: ${n.secret}
   duration: 2160h
@@ -646,11 +621,7 @@ function monitoringYaml(n: DeployNames): string {
 # a namespace your Prometheus selects, or adjust the labels. ${GENERATED}
 apiVersion: monitoring.coreos.com/v1
 kind: ServiceMonitor
-metadata:
-  name: ${n.name}
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, n.name)}
 spec:
   selector:
     matchLabels:
@@ -664,11 +635,7 @@ spec:
 ---
 apiVersion: monitoring.coreos.com/v1
 kind: PrometheusRule
-metadata:
-  name: ${n.name}
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, n.name)}
 spec:
   groups:
   - name: meshinject
