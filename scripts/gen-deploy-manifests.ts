@@ -553,21 +553,13 @@ function certManagerYaml(n: DeployNames): string {
 # after (cmctl renew ${n.name} -n ${n.namespace}). ${GENERATED}
 apiVersion: cert-manager.io/v1
 kind: Issuer
-metadata:
-  name: meshinject-selfsigned
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, "meshinject-selfsigned")}
 spec:
   selfSigned: {}
 ---
 apiVersion: cert-manager.io/v1
 kind: Certificate
-metadata:
-  name: meshinject-ca
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, "meshinject-ca")}
 spec:
   isCA: true
   commonName: meshinject webhook CA
@@ -584,11 +576,7 @@ spec:
 ---
 apiVersion: cert-manager.io/v1
 kind: Issuer
-metadata:
-  name: meshinject-ca
-  namespace: ${n.namespace}
-  labels:
-${labels(n, "    ")}
+${metadata(n, "meshinject-ca")}
 spec:
   ca:
     secretName: meshinject-ca
