@@ -7,6 +7,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
 import {
   DEPLOY,
   generatedManifests,
@@ -15,7 +16,6 @@ import {
   PINNED_IMAGE,
 } from "../scripts/gen-deploy-manifests.js";
 import { splitYamlStream } from "../src/kube/stream.js";
-import { readYaml } from "../src/kube/yaml.js";
 import { serviceDnsNames } from "../src/webhook/certs.js";
 import { createMetrics } from "../src/webhook/metrics.js";
 import { defaultExcludedNamespaces, webhookConfiguration } from "../src/webhook/webhook-config.js";
@@ -42,9 +42,12 @@ async function deployFiles(dir = deployDir, prefix = ""): Promise<Map<string, Js
 }
 
 function documents(text: string): Json[] {
-  return splitYamlStream(text)
-    .map((d) => readYaml(d) as Json | null)
-    .filter((o): o is Json => o !== null);
+  return (
+    splitYamlStream(text)
+      // The yaml library's parser (our own manifests need nothing Kubernetes-specific to read).
+      .map((d) => parse(d) as Json | null)
+      .filter((o): o is Json => o !== null)
+  );
 }
 
 /** The pod templates of workload objects (a bare Pod is its own template). */
