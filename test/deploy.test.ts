@@ -20,14 +20,13 @@ type Json = Record<string, any>;
 const root = new URL("../", import.meta.url);
 const text = (path: string) => readFile(new URL(path, root), "utf8");
 
+/** The applied set (`kubectl apply -f deploy/`: the folder's own files, not its subfolders), by kind. */
 async function manifests(): Promise<Map<string, Json>> {
-  const out = new Map<string, Json>();
-  const files = (await readdir(new URL("deploy/", root))).filter((f) => f.endsWith(".yaml"));
-  for (const file of files) {
-    const doc = readYaml(await text(`deploy/${file}`)) as Json;
-    out.set(doc.kind as string, doc);
+  const files: Record<string, string> = {};
+  for (const file of (await readdir(new URL("deploy/", root))).filter((f) => f.endsWith(".yaml"))) {
+    files[file] = await text(`deploy/${file}`);
   }
-  return out;
+  return objectsOf(files);
 }
 
 describe("deploy/", async () => {
@@ -36,17 +35,19 @@ describe("deploy/", async () => {
   const pod = deployment.spec.template;
   const container = pod.spec.containers[0];
 
-  it("has every object, in one namespace", () => {
+  it("has every object, in one namespace (no Namespace: it is not ours to create or delete)", () => {
     assert.deepEqual([...objects.keys()].sort(), [
+      "ClusterRole",
+      "ClusterRoleBinding",
       "ConfigMap",
       "Deployment",
-      "Namespace",
+      "NetworkPolicy",
       "PodDisruptionBudget",
       "Service",
       "ServiceAccount",
     ]);
     for (const [kind, o] of objects) {
-      if (kind === "Namespace") assert.equal(o.metadata.name, DEPLOY.namespace);
+      if (kind.startsWith("Cluster")) assert.equal(o.metadata.namespace, undefined, kind);
       else assert.equal(o.metadata.namespace, DEPLOY.namespace, kind);
     }
   });
@@ -62,17 +63,43 @@ describe("deploy/", async () => {
     assert.ok(loadInjector({ config, values, mesh }, {}));
   });
 
-  it("Deployment: system-cluster-critical (a missing injector blocks pod creation)", () => {
-    assert.equal(pod.spec.priorityClassName, "system-cluster-critical");
+  it("Deployment: no system-cluster-critical (kube-system's class); a startup probe before liveness", () => {
+    assert.equal(pod.spec.priorityClassName, undefined);
+    assert.equal(container.startupProbe.httpGet.path, "/healthz");
+    assert.equal(container.startupProbe.httpGet.scheme, "HTTPS");
+    assert.ok(container.startupProbe.periodSeconds * container.startupProbe.failureThreshold >= 30);
+    assert.equal(container.livenessProbe.initialDelaySeconds, undefined);
+  });
+
+  it("spread: required across nodes (honouring taints), preferred across zones; the PDB lets unhealthy pods go", () => {
+    const [hosts, zones] = pod.spec.topologySpreadConstraints;
+    assert.equal(hosts.topologyKey, "kubernetes.io/hostname");
+    assert.equal(hosts.whenUnsatisfiable, "DoNotSchedule");
+    assert.equal(hosts.nodeTaintsPolicy, "Honor");
+    assert.equal(hosts.maxSkew, 1);
+    assert.equal(zones.topologyKey, "topology.kubernetes.io/zone");
+    assert.equal(zones.whenUnsatisfiable, "ScheduleAnyway");
+    for (const c of [hosts, zones]) assert.ok(selectorMatches(c.labelSelector, pod.metadata.labels));
+    assert.equal(pod.spec.affinity, undefined);
+    assert.equal((objects.get("PodDisruptionBudget") as Json).spec.unhealthyPodEvictionPolicy, "AlwaysAllow");
+  });
+
+  it("NetworkPolicy: the webhook port from anywhere, metrics from the monitoring namespace only", () => {
+    const policy = (objects.get("NetworkPolicy") as Json).spec;
+    assert.ok(selectorMatches(policy.podSelector, pod.metadata.labels));
+    assert.deepEqual(policy.policyTypes, ["Ingress"]);
+    const [webhook, metrics] = policy.ingress;
+    assert.deepEqual(webhook, { ports: [{ protocol: "TCP", port: 15017 }] });
+    assert.deepEqual(metrics.ports, [{ protocol: "TCP", port: 15014 }]);
+    assert.deepEqual(metrics.from, [
+      { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": DEPLOY.monitoringNamespace } } },
+    ]);
   });
 
   it("Deployment: 2 replicas, spread, probes, non-root, read-only root, resources, mounts", () => {
     assert.equal(deployment.spec.replicas, 2);
     const selector = deployment.spec.selector;
     assert.ok(selectorMatches(selector, pod.metadata.labels));
-    const anti = pod.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm;
-    assert.equal(anti.topologyKey, "kubernetes.io/hostname");
-    assert.ok(selectorMatches(anti.labelSelector, pod.metadata.labels));
     assert.equal(pod.metadata.labels["sidecar.istio.io/inject"], "false");
     assert.equal(container.readinessProbe.httpGet.path, "/readyz");
     assert.equal(container.livenessProbe.httpGet.path, "/healthz");
@@ -149,7 +176,10 @@ describe("deploy/", async () => {
   });
 });
 
-/** One generated set's objects, by kind (a file may hold several documents). */
+/**
+ * One generated set's objects, by kind (a file may hold several documents); the webhook reference
+ * left out. Two ClusterRoles on OpenShift: the namespace reader (rbac.yaml) comes last and wins.
+ */
 function objectsOf(files: Record<string, string>): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const [path, text] of Object.entries(files)) {
@@ -168,11 +198,9 @@ function podSelectors(objects: Map<string, Json>): [string, unknown][] {
   const podSpec = spec.template.spec;
   return [
     ["Deployment", spec.selector],
-    [
-      "anti-affinity",
-      podSpec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.labelSelector,
-    ],
-    ["topology spread", podSpec.topologySpreadConstraints[0].labelSelector],
+    ["node spread", podSpec.topologySpreadConstraints[0].labelSelector],
+    ["zone spread", podSpec.topologySpreadConstraints[1].labelSelector],
+    ["NetworkPolicy", (objects.get("NetworkPolicy") as Json).spec.podSelector],
     ["PodDisruptionBudget", (objects.get("PodDisruptionBudget") as Json).spec.selector],
     ["Service", { matchLabels: (objects.get("Service") as Json).spec.selector }],
   ];
@@ -212,7 +240,7 @@ describe("a named revision's set (gen-deploy-manifests.ts --revision)", () => {
       assert.equal((volumes.get("config") as Json).configMap.name, (objects.get("ConfigMap") as Json).metadata.name);
       assert.equal(podSpec.serviceAccountName, (objects.get("ServiceAccount") as Json).metadata.name);
       for (const [kind, o] of objects) {
-        assert.equal(o.metadata.namespace, DEPLOY.namespace, kind);
+        if (!kind.startsWith("Cluster")) assert.equal(o.metadata.namespace, DEPLOY.namespace, kind);
         const key = `${kind}/${o.metadata.name}`;
         assert.ok(!names.has(key), `${key} is in two sets`);
         names.add(key);
@@ -266,6 +294,10 @@ describe("OpenShift (deploy/openshift/, --platform openshift)", () => {
     const committed = generatedManifests();
     const set = manifestSet({ platform: "openshift" });
     const paths = Object.keys(committed).filter((p) => p.startsWith("openshift/"));
+    assert.deepEqual(
+      Object.keys(set).filter((p) => set[p] !== committed[p]),
+      ["serviceaccount.yaml", "deployment.yaml", "rbac.yaml"],
+    );
     assert.deepEqual(paths.sort(), [
       "openshift/deployment.yaml",
       "openshift/rbac.yaml",
@@ -302,7 +334,7 @@ describe("OpenShift (deploy/openshift/, --platform openshift)", () => {
       assert.ok(podSpec.containers[0].args.includes("--platform=openshift"));
       assert.equal(podSpec.securityContext.runAsUser, undefined);
       assert.equal(podSpec.securityContext.runAsNonRoot, true);
-      assert.equal(podSpec.priorityClassName, "system-cluster-critical");
+      assert.equal(podSpec.priorityClassName, undefined);
     }
     const names = options.map((o) => (objectsOf(manifestSet(o)).get("ClusterRole") as Json).metadata.name);
     assert.notEqual(names[0], names[1]);

@@ -146,6 +146,86 @@ describe("meshinject certs / webhook-config", async () => {
     }
   });
 
+  it("out-dir created 0700; CA 10 years, serving 90 days; renewal with the CA at the defaults works", async () => {
+    const first = join(dir, "fresh", "certs");
+    const c = meshinject("certs", "--out-dir", first);
+    assert.equal(c.code, 0, c.stderr);
+    assert.equal((await stat(first)).mode & 0o777, 0o700);
+    const days = async (file: string) =>
+      Math.round((new Date(new X509Certificate(await readFile(file)).validTo).getTime() - Date.now()) / 86_400_000);
+    assert.equal(await days(join(first, "ca.crt")), 3650);
+    assert.equal(await days(join(first, "tls.crt")), 90);
+    const renewed = join(dir, "fresh", "renewed");
+    const r = meshinject(
+      "certs",
+      "--out-dir",
+      renewed,
+      "--ca-cert",
+      join(first, "ca.crt"),
+      "--ca-key",
+      join(first, "ca.key"),
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /CA reused, valid until \d{4}-/);
+    assert.equal(await days(join(renewed, "tls.crt")), 90);
+    const both = meshinject(
+      "certs",
+      "--out-dir",
+      join(dir, "fresh", "x"),
+      "--ca-cert",
+      join(first, "ca.crt"),
+      "--ca-key",
+      join(first, "ca.key"),
+      "--ca-days",
+      "10",
+    );
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, /--ca-days is for a new CA/);
+  });
+
+  it("webhook-config: its own name, Istio's on request, exclusions, v1beta1 on request, cert-manager", () => {
+    type Config = {
+      metadata: { name: string; annotations?: Record<string, string> };
+      webhooks: { admissionReviewVersions: string[]; namespaceSelector: { matchExpressions: unknown[] } }[];
+    };
+    const get = (...args: string[]) => {
+      const r = meshinject("webhook-config", ...args);
+      assert.equal(r.code, 0, r.stderr);
+      return readYaml(r.stdout) as Config;
+    };
+    const plain = get("--ca-bundle-file", join(out, "ca.crt"));
+    assert.equal(plain.metadata.name, "meshinject-sidecar-injector");
+    for (const w of plain.webhooks) {
+      assert.deepEqual(w.admissionReviewVersions, ["v1"]);
+      assert.deepEqual(w.namespaceSelector.matchExpressions.at(-1), {
+        key: "kubernetes.io/metadata.name",
+        operator: "NotIn",
+        values: ["kube-system", "kube-node-lease", "kube-public", "istio-system"],
+      });
+    }
+    assert.equal(get("--istio-name", "--revision", "canary").metadata.name, "istio-sidecar-injector-canary");
+    const old = get("--admission-review-versions", "v1,v1beta1", "--no-exclude-system-namespaces");
+    for (const w of old.webhooks) {
+      assert.deepEqual(w.admissionReviewVersions, ["v1", "v1beta1"]);
+      assert.ok(!JSON.stringify(w.namespaceSelector).includes("kubernetes.io/metadata.name"));
+    }
+    const cm = meshinject("webhook-config", "--cert-manager", "istio-system/istio-sidecar-injector");
+    assert.equal(cm.code, 0, cm.stderr);
+    assert.doesNotMatch(cm.stderr, /warning/);
+    assert.deepEqual((readYaml(cm.stdout) as Config).metadata.annotations, {
+      "cert-manager.io/inject-ca-from": "istio-system/istio-sidecar-injector",
+    });
+    for (const [args, message] of [
+      [["--cert-manager", "no-slash"], /--cert-manager must be NAMESPACE\/CERTIFICATE/],
+      [["--cert-manager", "a/b", "--ca-bundle-file", join(out, "ca.crt")], /either --cert-manager or --ca-bundle-file/],
+      [["--admission-review-versions", "v2"], /admissionReviewVersions must be v1/],
+    ] as const) {
+      const r = meshinject("webhook-config", ...args);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, message);
+    }
+  });
+
   it("marks --out-dir as required in the help", () => {
     const r = meshinject("certs", "--help");
     assert.match(r.stdout, /--out-dir <dir>[^-]*\(required\)/);

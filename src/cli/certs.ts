@@ -2,10 +2,16 @@
  * `meshinject certs`: the I/O around src/webhook/certs.ts (reading a CA to reuse, writing the PEM
  * files; private keys are written with mode 0600, and existing files are kept unless --force).
  */
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { type CertsOptions, createWebhookCerts, type KeyType } from "../webhook/certs.js";
+import {
+  type CertsOptions,
+  createWebhookCerts,
+  DEFAULT_CA_DAYS,
+  DEFAULT_SERVING_DAYS,
+  type KeyType,
+} from "../webhook/certs.js";
 import { ensureFolder, existing, WriteError, writeFileAtomic } from "./output.js";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
@@ -16,6 +22,8 @@ export interface CertsCliOptions {
   namespace: string;
   outDir: string;
   days: string;
+  /** Validity of a CA created here (default 3650). */
+  caDays?: string;
   keyType: string;
   clusterDomain: string;
   caCert?: string;
@@ -38,8 +46,16 @@ async function readPem(path: string, what: string): Promise<string> {
 
 /** Writes the files; returns the lines to print. `now` is injectable for tests. */
 export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): Promise<string> {
-  if (!/^[0-9]+$/.test(opts.days))
-    throw new CertsCliError(`--days must be a whole number, got ${JSON.stringify(opts.days)}`);
+  for (const [flag, value] of [
+    ["--days", opts.days],
+    ["--ca-days", opts.caDays ?? String(DEFAULT_CA_DAYS)],
+  ] as const) {
+    if (!/^[0-9]+$/.test(value))
+      throw new CertsCliError(`${flag} must be a whole number, got ${JSON.stringify(value)}`);
+  }
+  if (opts.caDays !== undefined && opts.caCert !== undefined) {
+    throw new CertsCliError("--ca-days is for a new CA; a CA given with --ca-cert keeps its own validity");
+  }
   if ((opts.caCert === undefined) !== (opts.caKey === undefined)) {
     throw new CertsCliError("--ca-cert and --ca-key go together");
   }
@@ -49,6 +65,7 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
     service,
     namespace: opts.namespace,
     days: Number(opts.days),
+    caDays: Number(opts.caDays ?? DEFAULT_CA_DAYS),
     now,
     keyType: opts.keyType as KeyType,
     clusterDomain: opts.clusterDomain,
@@ -69,6 +86,8 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
     if (present.length > 0) throw new CertsCliError(`${present.join(", ")} already exist (use --force to replace)`);
   }
   try {
+    // Private keys go in here: a folder created now is the owner's only (an existing one is kept as it is).
+    await mkdir(opts.outDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
     await ensureFolder(opts.outDir);
   } catch (e) {
     throw new CertsCliError(`--out-dir ${opts.outDir}: ${(e as Error).message}`);
@@ -85,13 +104,17 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
   const dir = opts.outDir;
   return [
     `wrote ${files.map(([name]) => join(dir, name)).join(", ")}`,
-    `serving certificate for ${result.dnsNames.join(", ")}, valid ${options.days} days`,
+    `serving certificate for ${result.dnsNames.join(", ")}, valid ${options.days} days (until ${day(result.notAfter)})`,
+    `CA ${result.caKeyPem === undefined ? "reused" : "created"}, valid until ${day(result.caNotAfter)}`,
     "next:",
     `  kubectl -n ${opts.namespace} create secret tls ${service}-certs --cert ${join(dir, "tls.crt")} --key ${join(dir, "tls.key")}`,
+    `  kubectl -n ${opts.namespace} label secret ${service}-certs app.kubernetes.io/part-of=meshinject   # for the labelled uninstall`,
     `  meshinject webhook-config${revisionFlag} --namespace ${opts.namespace} --service ${service} --ca-bundle-file ${join(dir, "ca.crt")} | kubectl apply -f -`,
     "",
   ].join("\n");
 }
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function runCertsCommand(opts: CertsCliOptions): Promise<void> {
   process.stdout.write(await runCerts(opts));
@@ -101,11 +124,13 @@ export const CERTS_HELP = `
 Creates a CA and a serving certificate for the webhook Service's DNS names (SVC, SVC.NS, SVC.NS.svc,
 SVC.NS.svc.cluster.local), signed by it: OUT_DIR/ca.crt and ca.key (the CA), tls.crt and tls.key
 (the serving pair, for a kubernetes.io/tls Secret). ca.crt is the webhook configuration's caBundle.
-To renew the serving certificate without changing the caBundle, pass the CA back with --ca-cert and
---ca-key.
+The CA lives 10 years (--ca-days), the serving certificate 90 days (--days). To renew the serving
+certificate without changing the caBundle, pass the CA back with --ca-cert and --ca-key. OUT_DIR is
+created with mode 0700, the keys 0600; keep ca.key out of the cluster and out of version control.
 
-Example:
-  meshinject certs --service istio-sidecar-injector --namespace istio-system --out-dir certs --days 365
+Examples:
+  meshinject certs --out-dir certs
+  meshinject certs --out-dir certs-renewed --ca-cert certs/ca.crt --ca-key certs/ca.key   # renewal
 `;
 
 /** Adds `certs` to the program. */
@@ -124,7 +149,8 @@ export function registerCerts(program: Command): void {
     )
     .option("--namespace <ns>", "webhook Service namespace", DEFAULT_NAMESPACE)
     .requiredOption("--out-dir <dir>", "folder for ca.crt, ca.key, tls.crt, tls.key, created if missing (required)")
-    .option("--days <n>", "validity in days", "365")
+    .option("--days <n>", "validity of the serving certificate in days", String(DEFAULT_SERVING_DAYS))
+    .option("--ca-days <n>", `validity of a new CA in days (default ${DEFAULT_CA_DAYS})`)
     .option("--key-type <type>", "ecdsa (P-256) or rsa (2048)", "ecdsa")
     .option("--cluster-domain <domain>", "the cluster's DNS domain", "cluster.local")
     .option("--ca-cert <file>", "sign with this existing CA certificate (with --ca-key)")

@@ -64,21 +64,24 @@ describe("meshinject check-inject", () => {
       "namespace labels: istio-injection=enabled, kubernetes.io/metadata.name=shop",
     );
     // istioctl's table: header and row aligned, two spaces after the widest cell of each column.
-    assert.match(s, /^WEBHOOK {17}REVISION {2}INJECTED {2}REASON$/m);
-    assert.match(s, /^istio-sidecar-injector {2}default {3}✔ {9}Namespace label istio-injection=enabled matches$/m);
+    assert.match(s, /^WEBHOOK {22}REVISION {2}INJECTED {2}REASON$/m);
+    assert.match(
+      s,
+      /^meshinject-sidecar-injector {2}default {3}✔ {9}Namespace label istio-injection=enabled matches$/m,
+    );
     assert.equal(
       line(s, "webhooks called:"),
-      "webhooks called: namespace.sidecar-injector.istio.io (istio-sidecar-injector)",
+      "webhooks called: namespace.sidecar-injector.istio.io (meshinject-sidecar-injector)",
     );
     assert.equal(line(s, "injector:"), 'injector: injected: the injection policy is "enabled"');
     assert.equal(
       line(s, "verdict:"),
-      "verdict: injected by namespace.sidecar-injector.istio.io (istio-sidecar-injector)",
+      "verdict: injected by namespace.sidecar-injector.istio.io (meshinject-sidecar-injector)",
     );
     // The defaults assumed are said so, at the top.
     assert.match(
       r.stdout,
-      /^# webhook configurations: assumed istio-sidecar-injector, as `meshinject webhook-config` generates/,
+      /^# webhook configurations: assumed meshinject-sidecar-injector, as `meshinject webhook-config` generates/,
     );
     assert.match(r.stdout, /^# injector config: the built-in default/m);
     assert.doesNotMatch(r.stdout, /^# namespace labels: none given/m);
@@ -90,7 +93,7 @@ describe("meshinject check-inject", () => {
     const s = section(r.stdout, "# Pod default/web");
     assert.match(
       s,
-      /^istio-sidecar-injector {2}default {3}✘ {9}No matching namespace labels \(istio\.io\/rev=default, istio-injection=enabled\) or pod labels \(istio\.io\/rev=default, sidecar\.istio\.io\/inject=true\)$/m,
+      /^meshinject-sidecar-injector {2}default {3}✘ {9}No matching namespace labels \(istio\.io\/rev=default, istio-injection=enabled\) or pod labels \(istio\.io\/rev=default, sidecar\.istio\.io\/inject=true\)$/m,
     );
     assert.equal(line(s, "webhooks called:"), "webhooks called: none");
     assert.equal(line(s, "injector:"), 'injector: injected: the injection policy is "enabled" (if it were called)');
@@ -115,7 +118,7 @@ describe("meshinject check-inject", () => {
     assert.match(s, /✔ {9}Namespace label istio-injection=enabled matches$/m);
     assert.equal(
       line(s, "webhooks called:"),
-      "webhooks called: namespace.sidecar-injector.istio.io (istio-sidecar-injector)",
+      "webhooks called: namespace.sidecar-injector.istio.io (meshinject-sidecar-injector)",
     );
     assert.equal(line(s, "injector:"), 'injector: not injected: annotation sidecar.istio.io/inject="false"');
     assert.equal(
@@ -146,7 +149,7 @@ describe("meshinject check-inject", () => {
     assert.match(optedIn, /✔ {9}Pod label sidecar\.istio\.io\/inject=true matches$/m);
     assert.equal(
       line(optedIn, "verdict:"),
-      "verdict: injected by object.sidecar-injector.istio.io (istio-sidecar-injector)",
+      "verdict: injected by object.sidecar-injector.istio.io (meshinject-sidecar-injector)",
     );
   });
 
@@ -169,11 +172,11 @@ describe("meshinject check-inject", () => {
     assert.doesNotMatch(canary.stdout, /assumed/);
     assert.match(
       canary.stdout,
-      /^istio-sidecar-injector-canary {2}canary {4}✔ {9}Namespace label istio\.io\/rev=canary matches$/m,
+      /^meshinject-sidecar-injector-canary {2}canary {4}✔ {9}Namespace label istio\.io\/rev=canary matches$/m,
     );
     assert.match(
       canary.stdout,
-      /^verdict: injected by rev\.namespace\.sidecar-injector\.istio\.io \(istio-sidecar-injector-canary\)$/m,
+      /^verdict: injected by rev\.namespace\.sidecar-injector\.istio\.io \(meshinject-sidecar-injector-canary\)$/m,
     );
 
     const both = await run({ "p.yaml": pod("web"), "mwc.yaml": list, "tag.yaml": tag }, [
@@ -191,7 +194,7 @@ describe("meshinject check-inject", () => {
     assert.match(both.stdout, /^warning: 2 webhooks are called for the pod/m);
     assert.match(
       both.stdout,
-      /^webhooks called: namespace\.sidecar-injector\.istio\.io \(istio-sidecar-injector\), namespace\.sidecar-injector\.istio\.io \(istio-revision-tag-default\)$/m,
+      /^webhooks called: namespace\.sidecar-injector\.istio\.io \(meshinject-sidecar-injector\), namespace\.sidecar-injector\.istio\.io \(meshinject-revision-tag-default\)$/m,
     );
   });
 

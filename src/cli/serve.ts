@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import { readYaml } from "../go/yaml/read.js";
 import { splitYamlStream } from "../kube/stream.js";
 import type { WebhookState } from "../webhook/admission.js";
+import { warnAboutIstiodWebhooks } from "../webhook/istiod-check.js";
 import { createLogger, isLogLevel, LOG_LEVELS } from "../webhook/logging.js";
 import { inClusterNamespaces } from "../webhook/namespaces.js";
 import type { NamespaceLike } from "../webhook/openshift.js";
@@ -50,6 +51,8 @@ export interface ServeCliOptions {
   maxConnections: string;
   tlsCipherSuites?: string;
   tlsMinVersion: string;
+  /** false (--no-istiod-check): skip the start-up look for istiod's injection webhook. */
+  istiodCheck?: boolean;
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -277,6 +280,9 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
     logger.flush();
     throw new ServeError(listenErrorMessage(e, options) ?? (e as Error).message);
   }
+  // In the background: a slow or unreachable API server never delays serving (src/webhook/istiod-check.ts).
+  if (opts.istiodCheck !== false)
+    void warnAboutIstiodWebhooks({ revision: opts.revision, namespace: opts.namespace }, logger);
   if (tls === undefined) {
     const curl = curlHint(server.port, exampleReviewPath());
     logger.info({ try: curl }, `serving with a generated self-signed certificate; try: ${curl}`);
@@ -374,6 +380,10 @@ export function registerServe(program: Command): void {
       "--max-connections <n>",
       "TCP connections open at once on the HTTPS port; more are closed at once (meshinject_connections_dropped_total); 0: no cap",
       "1000",
+    )
+    .option(
+      "--no-istiod-check",
+      "in a cluster, do not look for istiod's injection webhook at start (a read-only list of MutatingWebhookConfigurations)",
     )
     .addHelpText("after", SERVE_HELP)
     .action(runServe);

@@ -6,6 +6,8 @@ import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { writeYaml } from "../go/yaml/write.js";
 import {
+  type AdmissionReviewVersion,
+  defaultExcludedNamespaces,
   type FailurePolicy,
   type ReinvocationPolicy,
   type WebhookConfigOptions,
@@ -30,8 +32,20 @@ export interface WebhookConfigCliOptions {
   timeoutSeconds: string;
   enableNamespacesByDefault?: boolean;
   name?: string;
+  /** Name it as Istio does (a deliberate replacement of Istio's own configuration). */
+  istioName?: boolean;
+  /** Comma-separated; default v1. */
+  admissionReviewVersions?: string;
+  /** false (--no-exclude-system-namespaces): no namespace kept out by name. */
+  excludeSystemNamespaces?: boolean;
+  /** NS/NAME of a cert-manager Certificate whose CA cert-manager injects as caBundle. */
+  certManager?: string;
   output?: string;
 }
+
+/** `cert-manager.io/inject-ca-from`: cert-manager's CA injector fills every caBundle from that Certificate's Secret. */
+export const CERT_MANAGER_INJECT_CA_FROM = "cert-manager.io/inject-ca-from";
+const NS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/;
 
 /** An error for the user (exit code 1, one line). */
 export class WebhookConfigCliError extends Error {
@@ -53,7 +67,26 @@ export async function webhookConfigOptions(opts: WebhookConfigCliOptions): Promi
     reinvocationPolicy: opts.reinvocationPolicy as ReinvocationPolicy,
     timeoutSeconds: integer("--timeout-seconds", opts.timeoutSeconds),
     enableNamespacesByDefault: opts.enableNamespacesByDefault ?? false,
+    admissionReviewVersions: (opts.admissionReviewVersions ?? "v1")
+      .split(",")
+      .map((v) => v.trim())
+      .filter((v) => v !== "") as AdmissionReviewVersion[],
+    excludeNamespaces: opts.excludeSystemNamespaces === false ? [] : defaultExcludedNamespaces(opts.namespace),
   };
+  if (opts.istioName) options.istioNames = true;
+  if (opts.certManager !== undefined) {
+    if (!NS_NAME.test(opts.certManager)) {
+      throw new WebhookConfigCliError(
+        `--cert-manager must be NAMESPACE/CERTIFICATE (a cert-manager Certificate), got ${JSON.stringify(opts.certManager)}`,
+      );
+    }
+    if (opts.caBundleFile !== undefined) {
+      throw new WebhookConfigCliError(
+        "give either --cert-manager or --ca-bundle-file: cert-manager writes the caBundle",
+      );
+    }
+    options.annotations = { [CERT_MANAGER_INJECT_CA_FROM]: opts.certManager };
+  }
   if (opts.tag !== undefined) options.tag = opts.tag;
   // Without --url the webhooks call a Service: the one `certs` and deploy/ name unless told otherwise.
   if (opts.url === undefined) options.service = opts.service ?? serviceFor(opts.revision);
@@ -76,7 +109,7 @@ export async function webhookConfigOptions(opts: WebhookConfigCliOptions): Promi
 
 /** The stderr warning for a configuration without caBundle, or undefined when there is one. */
 export function caBundleWarning(opts: WebhookConfigCliOptions): string | undefined {
-  if (opts.caBundleFile !== undefined) return undefined;
+  if (opts.caBundleFile !== undefined || opts.certManager !== undefined) return undefined;
   if (opts.url !== undefined) {
     return "meshinject: warning: no --ca-bundle-file: the webhooks have no caBundle, so the API server trusts --url only if its certificate chains to the API server's own trusted roots\n";
   }
@@ -125,8 +158,14 @@ sidecar.istio.io/inject=false is never sent.
 Next to istiod: an istiod of the same revision (label istio.io/rev) rewrites the webhooks' caBundle
 with its own CA unless its patcher is off (INJECTION_WEBHOOK_CONFIG_NAME=""); see deploy/README.md.
 
+Next to istiod's own configuration: ours is named meshinject-sidecar-injector[-REVISION] (Istio's is
+istio-sidecar-injector[-REVISION]); --istio-name takes Istio's name, to replace its configuration on
+purpose. Every webhook leaves out kube-system, kube-node-lease, kube-public and --namespace by name
+(kubernetes.io/metadata.name NotIn ...), unless --no-exclude-system-namespaces.
+
 Examples:
   meshinject webhook-config --ca-bundle-file certs/ca.crt | kubectl apply -f -
+  meshinject webhook-config --cert-manager istio-system/istio-sidecar-injector | kubectl apply -f -
   meshinject webhook-config --revision canary --ca-bundle-file certs/ca.crt   # Service istio-sidecar-injector-canary
   meshinject webhook-config --tag prod --revision canary     # istio-revision-tag-prod
   meshinject webhook-config --cluster c1 --network n1        # path /inject/cluster/c1/net/n1
@@ -154,7 +193,20 @@ export function registerWebhookConfig(program: Command): void {
     .option("--reinvocation-policy <policy>", "Never or IfNeeded", "Never")
     .option("--timeout-seconds <n>", "1 to 30", "10")
     .option("--enable-namespaces-by-default", "also inject in every unlabelled namespace but the system ones")
-    .option("--name <name>", "name of the configuration (default as Istio names it)")
+    .option("--name <name>", "name of the configuration (default meshinject-sidecar-injector[-REVISION])")
+    .option(
+      "--istio-name",
+      "name it as Istio does (istio-sidecar-injector[-REVISION]): replaces Istio's own configuration",
+    )
+    .option("--admission-review-versions <list>", "AdmissionReview versions, comma-separated (v1, v1beta1)", "v1")
+    .option(
+      "--no-exclude-system-namespaces",
+      "do not keep kube-system, kube-node-lease, kube-public and --namespace out of every webhook",
+    )
+    .option(
+      "--cert-manager <ns/certificate>",
+      "let cert-manager inject the caBundle from this Certificate (annotation cert-manager.io/inject-ca-from)",
+    )
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", WEBHOOK_CONFIG_HELP)
     .action(runWebhookConfig);

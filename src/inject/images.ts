@@ -1,6 +1,7 @@
 /**
  * Which proxy image a pod gets: `hub/name:tag`, with the image type (distroless, debug) taken from
- * the ProxyConfig, the values' `global.variant`, or the `sidecar.istio.io/proxyImageType` annotation.
+ * the ProxyConfig, the values' `global.variant`, or the `sidecar.istio.io/proxyImageType` annotation;
+ * `hub/name@sha256:D` when the tag is a digest.
  */
 
 import { formatValue } from "../go/fmt.js";
@@ -50,5 +51,23 @@ export function injectedImage(
   const name = configured !== "" ? configured : "proxyv2";
   const annotated = annotations["sidecar.istio.io/proxyImageType"];
   if (annotated !== undefined) imageType = annotated;
+  const pinned = pinnedImage(hub, name, tag);
+  if (pinned !== undefined) return pinned;
   return `${hub}/${name}:${tagWithImageType(tag, imageType)}`;
+}
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * A tag that is (or ends in) a digest pins the image: `sha256:D` gives `hub/name@sha256:D`, and
+ * `1.28.0@sha256:D` gives `hub/name:1.28.0@sha256:D`. Istio would write `hub/name:sha256:D`, which
+ * no registry accepts; a digest names one image, so the image type (distroless, debug) is not
+ * applied: pin the digest of the variant wanted. Undefined for a plain tag.
+ */
+function pinnedImage(hub: string, name: string, tag: string): string | undefined {
+  const at = tag.lastIndexOf("@");
+  const digest = at === -1 ? tag : tag.slice(at + 1);
+  if (!DIGEST.test(digest)) return undefined;
+  const plain = at === -1 ? "" : tag.slice(0, at);
+  return `${hub}/${name}${plain === "" ? "" : `:${plain}`}@${digest}`;
 }

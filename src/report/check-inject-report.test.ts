@@ -9,7 +9,7 @@ describe("calledWebhooks", () => {
   it("only webhooks of Istio configurations whose rules cover pod CREATE", () => {
     const config = webhookConfiguration();
     assert.deepEqual(calledWebhooks([config], enabled, {}), [
-      { webhook: "namespace.sidecar-injector.istio.io", configuration: "istio-sidecar-injector" },
+      { webhook: "namespace.sidecar-injector.istio.io", configuration: "meshinject-sidecar-injector" },
     ]);
     const updateOnly = structuredClone(config) as { webhooks: { rules: { operations: string[] }[] }[] };
     for (const w of updateOnly.webhooks) for (const r of w.rules) r.operations = ["UPDATE"];

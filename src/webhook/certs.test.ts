@@ -47,6 +47,19 @@ describe("createWebhookCerts", () => {
     });
   }
 
+  it("the CA lives ten years, the serving certificate the days asked; a CA must outlive it", async () => {
+    const c = await createWebhookCerts({ service: "svc", namespace: "ns", days: 90, now: NOW });
+    const days = (pem: string) =>
+      Math.round((new Date(new X509Certificate(pem).validTo).getTime() - NOW.getTime()) / 86_400_000);
+    assert.equal(days(c.caCertPem), 3650);
+    assert.equal(days(c.certPem), 90);
+    assert.equal(Math.round((c.caNotAfter.getTime() - NOW.getTime()) / 86_400_000), 3650);
+    await assert.rejects(
+      createWebhookCerts({ service: "svc", namespace: "ns", days: 90, caDays: 30, now: NOW }),
+      /must outlive/,
+    );
+  });
+
   it("reuses a CA: same issuer, no new CA key", async () => {
     const first = await createWebhookCerts({ service: "svc", namespace: "ns", days: 365, now: NOW });
     const second = await createWebhookCerts({
@@ -65,11 +78,23 @@ describe("createWebhookCerts", () => {
       createWebhookCerts({
         service: "svc",
         namespace: "ns",
-        days: 400,
+        days: 3651,
         now: NOW,
         ca: { certPem: first.caCertPem, keyPem: first.caKeyPem ?? "" },
       }),
-      /CA expires/,
+      /CA expires .* ask for at most 3650 days, or rotate the CA/,
+    );
+    // A CA kept for a year's certificate (as before CA lifetimes were split) cannot sign past itself.
+    const short = await createWebhookCerts({ service: "svc", namespace: "ns", days: 365, caDays: 365, now: NOW });
+    await assert.rejects(
+      createWebhookCerts({
+        service: "svc",
+        namespace: "ns",
+        days: 90,
+        now: new Date(NOW.getTime() + 300 * 86_400_000),
+        ca: { certPem: short.caCertPem, keyPem: short.caKeyPem ?? "" },
+      }),
+      /ask for at most 65 days/,
     );
     await assert.rejects(
       createWebhookCerts({

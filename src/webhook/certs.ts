@@ -29,8 +29,13 @@ export interface CertsOptions {
   service: string;
   /** The Service's namespace. */
   namespace: string;
-  /** Validity in days of both certificates (a reused CA keeps its own). */
+  /** Validity in days of the serving certificate. */
   days: number;
+  /**
+   * Validity in days of a CA created here (a reused CA keeps its own). Default 3650: the CA outlives
+   * many serving certificates, so renewals keep the webhook's caBundle.
+   */
+  caDays?: number;
   /** The current time; certificates are valid from five minutes before it (clock skew). */
   now: Date;
   /** Default "ecdsa" (P-256). */
@@ -52,6 +57,9 @@ export interface CertsResult {
   keyPem: string;
   /** The names in the serving certificate. */
   dnsNames: string[];
+  /** When the serving certificate and the CA expire. */
+  notAfter: Date;
+  caNotAfter: Date;
 }
 
 type Algorithm = RsaHashedKeyGenParams | EcKeyGenParams;
@@ -69,6 +77,10 @@ const ALGORITHMS: Record<KeyType, Algorithm & { hash?: string }> = {
 const crypto = webcrypto as unknown as Crypto;
 const SKEW_MS = 5 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A created CA's validity: ten years. */
+export const DEFAULT_CA_DAYS = 3650;
+/** The serving certificate's default validity: 90 days, renewed with the same CA. */
+export const DEFAULT_SERVING_DAYS = 90;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** The names the API server may use for the Service: `svc`, `svc.ns`, `svc.ns.svc`, `svc.ns.svc.DOMAIN`. */
@@ -111,8 +123,16 @@ function serialNumber(): string {
   return Buffer.from(bytes).toString("hex");
 }
 
+/**
+ * PEM text ending in a newline, as PEM files do: `cat ca-old.crt ca-new.crt > bundle.pem` (the CA
+ * rotation) must give two certificates, not one broken `-----END…----------BEGIN` line.
+ */
+function lines(pemText: string): string {
+  return pemText.endsWith("\n") ? pemText : `${pemText}\n`;
+}
+
 function pem(x509: typeof X509, label: string, der: ArrayBuffer): string {
-  return x509.PemConverter.encode(der, label);
+  return lines(x509.PemConverter.encode(der, label));
 }
 
 interface Ca {
@@ -151,6 +171,13 @@ export async function createWebhookCerts(options: CertsOptions): Promise<CertsRe
   if (!Number.isInteger(options.days) || options.days < 1 || options.days > 36500) {
     throw new CertsError(`days must be an integer from 1 to 36500, got ${options.days}`);
   }
+  const caDays = options.caDays ?? DEFAULT_CA_DAYS;
+  if (!Number.isInteger(caDays) || caDays < 1 || caDays > 36500) {
+    throw new CertsError(`CA days must be an integer from 1 to 36500, got ${caDays}`);
+  }
+  if (options.ca === undefined && caDays < options.days) {
+    throw new CertsError(`the CA (${caDays} days) must outlive the serving certificate (${options.days} days)`);
+  }
   const keyType = options.keyType ?? "ecdsa";
   const alg = ALGORITHMS[keyType];
   if (alg === undefined) throw new CertsError(`key type must be ecdsa or rsa, got ${JSON.stringify(keyType)}`);
@@ -158,6 +185,7 @@ export async function createWebhookCerts(options: CertsOptions): Promise<CertsRe
   const x509 = await loadX509();
   const notBefore = new Date(options.now.getTime() - SKEW_MS);
   const notAfter = new Date(options.now.getTime() + options.days * DAY_MS);
+  const caNotAfter = new Date(options.now.getTime() + caDays * DAY_MS);
 
   let caCert: X509.X509Certificate;
   let caSigningKey: CryptoKey;
@@ -169,16 +197,24 @@ export async function createWebhookCerts(options: CertsOptions): Promise<CertsRe
     caSigningKey = imported.key;
     caSigning = imported.signing;
     if (notAfter > caCert.notAfter) {
-      throw new CertsError(`the CA expires on ${caCert.notAfter.toISOString()}, before the certificate would`);
+      const left = Math.floor((caCert.notAfter.getTime() - options.now.getTime()) / DAY_MS);
+      throw new CertsError(
+        `the CA expires on ${caCert.notAfter.toISOString()}, before the certificate would: ` +
+          (left >= 1 ? `ask for at most ${left} days, or ` : "") +
+          "rotate the CA (deploy/README.md, CA rotation)",
+      );
     }
   } else {
     const caKeys = (await crypto.subtle.generateKey(alg, true, ["sign", "verify"])) as CryptoKeyPair;
+    const caSerial = serialNumber();
     caCert = await x509.X509CertificateGenerator.createSelfSigned(
       {
-        serialNumber: serialNumber(),
-        name: `CN=${options.service}.${options.namespace} webhook CA, O=meshinject`,
+        serialNumber: caSerial,
+        // Each CA its own subject (the serial's start): during a CA rotation the old and the new CA sit
+        // in one caBundle, and TLS clients look issuers up by subject name first.
+        name: `CN=${options.service}.${options.namespace} webhook CA ${caSerial.slice(0, 8)}, O=meshinject`,
         notBefore,
-        notAfter,
+        notAfter: caNotAfter,
         signingAlgorithm: alg,
         keys: caKeys,
         extensions: [
@@ -223,10 +259,12 @@ export async function createWebhookCerts(options: CertsOptions): Promise<CertsRe
     crypto,
   );
   return {
-    caCertPem: caCert.toString("pem"),
+    caCertPem: lines(caCert.toString("pem")),
     ...(caKeyPem !== undefined ? { caKeyPem } : {}),
-    certPem: cert.toString("pem"),
+    certPem: lines(cert.toString("pem")),
     keyPem: pem(x509, "PRIVATE KEY", await crypto.subtle.exportKey("pkcs8", keys.privateKey)),
     dnsNames,
+    notAfter: cert.notAfter,
+    caNotAfter: caCert.notAfter,
   };
 }

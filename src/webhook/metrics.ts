@@ -5,6 +5,8 @@
  *   sidecar_injection_success_total             pods injected
  *   sidecar_injection_skip_total                pods left alone by policy
  *   sidecar_injection_failure_total{reason}     everything else (reason: a short fixed word)
+ *   sidecar_injection_time_seconds              Istio's latency histogram, unlabelled, every /inject
+ *                                               request (ISTIO_INJECTION_TIME_BUCKETS)
  * and ours:
  *   sidecar_injection_duration_seconds{outcome} request latency, body read to response written
  *   sidecar_injection_config_reloads_total / sidecar_injection_config_reload_errors_total
@@ -34,6 +36,13 @@ export const SERVER_FAILURE_REASONS = [
 ] as const;
 export type ServerFailureReason = (typeof SERVER_FAILURE_REASONS)[number];
 
+/**
+ * The buckets of Istio's `sidecar_injection_time_seconds` (pkg/kube/inject, recorded around its whole
+ * /inject handler): doubling from 1 ms, so that le-labelled queries of Istio's dashboards find the
+ * same boundaries here.
+ */
+export const ISTIO_INJECTION_TIME_BUCKETS: readonly number[] = Array.from({ length: 13 }, (_, i) => 0.001 * 2 ** i);
+
 export interface WebhookMetrics {
   registry: Registry;
   requests: Counter;
@@ -41,6 +50,8 @@ export interface WebhookMetrics {
   skip: Counter;
   failure: Counter<"reason">;
   duration: Histogram<"outcome">;
+  /** Istio's histogram, beside ours: the same observations without the outcome label. */
+  injectionTime: Histogram;
   configReloads: Counter;
   configReloadErrors: Counter;
   configLastReloadSuccess: Gauge;
@@ -103,6 +114,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
+  const injectionTime = new Histogram({
+    name: "sidecar_injection_time_seconds",
+    help: "Total time taken for injection in seconds.",
+    buckets: [...ISTIO_INJECTION_TIME_BUCKETS],
+    registers,
+  });
   const configReloads = new Counter({
     name: "sidecar_injection_config_reloads_total",
     help: "Configurations loaded from the watched files and made active.",
@@ -155,6 +172,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
     skip,
     failure,
     duration,
+    injectionTime,
     configReloads,
     configReloadErrors,
     configLastReloadSuccess,
@@ -169,10 +187,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
       else if (outcome.kind === "skipped") skip.inc();
       else failure.inc({ reason: failureLabel(outcome) });
       duration.observe({ outcome: outcome.kind }, seconds);
+      injectionTime.observe(seconds);
     },
     recordRejected(reason, seconds) {
       failure.inc({ reason });
       duration.observe({ outcome: "rejected" }, seconds);
+      injectionTime.observe(seconds);
     },
   };
 }

@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { type FakeApiServer, startFakeApiServer } from "./fake-api-server.js";
 import { type InClusterOptions, inClusterNamespaces, staticNamespaces } from "./namespaces.js";
 import { selfSignedCertificate } from "./tls-self-signed.js";
 
@@ -19,38 +17,15 @@ describe("staticNamespaces", () => {
 });
 
 describe("inClusterNamespaces", () => {
-  const cert = selfSignedCertificate({ hosts: ["127.0.0.1"] });
-  let dir: string;
-  let server: Server;
-  let port: number;
-  const seen: Array<{ path: string | undefined; auth: string | undefined }> = [];
-  let handler: (req: IncomingMessage, res: ServerResponse) => void;
-
+  let api: FakeApiServer;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "meshinject-ns-"));
-    await writeFile(join(dir, "token"), "secret-token\n");
-    await writeFile(join(dir, "ca.crt"), cert.cert);
-    server = createServer({ cert: cert.cert, key: cert.key }, (req, res) => {
-      seen.push({ path: req.url, auth: req.headers.authorization });
-      handler(req, res);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    port = (server.address() as AddressInfo).port;
+    api = await startFakeApiServer();
   });
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => api.close());
 
   function source(extra: InClusterOptions = {}) {
-    seen.length = 0;
-    return inClusterNamespaces({
-      env: { KUBERNETES_SERVICE_HOST: "127.0.0.1", KUBERNETES_SERVICE_PORT: String(port) },
-      tokenFile: join(dir, "token"),
-      caFile: join(dir, "ca.crt"),
-      ...extra,
-    });
+    api.seen.length = 0;
+    return inClusterNamespaces({ env: api.env(), tokenFile: api.tokenFile, caFile: api.caFile, ...extra });
   }
 
   const answerNamespace = (req: IncomingMessage, res: ServerResponse) => {
@@ -60,7 +35,7 @@ describe("inClusterNamespaces", () => {
   };
 
   it("GETs the Namespace with the token, verifying the CA, and caches it for the TTL", async () => {
-    handler = answerNamespace;
+    api.handler = answerNamespace;
     let t = 1000;
     const s = source({ now: () => t, ttlMs: 30_000 });
     const [first, concurrent] = await Promise.all([s.get("test-ns"), s.get("test-ns")]);
@@ -68,17 +43,17 @@ describe("inClusterNamespaces", () => {
       namespace: { apiVersion: "v1", kind: "Namespace", metadata: { name: "test-ns", annotations: { a: "b" } } },
     });
     assert.equal(concurrent, first);
-    assert.deepEqual(seen, [{ path: "/api/v1/namespaces/test-ns", auth: "Bearer secret-token" }]);
+    assert.deepEqual(api.seen, [{ path: "/api/v1/namespaces/test-ns", auth: "Bearer secret-token" }]);
     t += 29_000;
     await s.get("test-ns");
-    assert.equal(seen.length, 1);
+    assert.equal(api.seen.length, 1);
     t += 2_000;
     await s.get("test-ns");
-    assert.equal(seen.length, 2);
+    assert.equal(api.seen.length, 2);
   });
 
   it("reports HTTP errors with the Status message and caches them briefly", async () => {
-    handler = (_req, res) => {
+    api.handler = (_req, res) => {
       res.writeHead(403, { "content-type": "application/json" });
       res.end(JSON.stringify({ kind: "Status", message: 'namespaces "x" is forbidden' }));
     };
@@ -89,14 +64,14 @@ describe("inClusterNamespaces", () => {
     assert.match("reason" in got ? got.reason : "", /HTTP 403 .*get.* on namespaces.*: namespaces "x" is forbidden/);
     t += 4_000;
     await s.get("x");
-    assert.equal(seen.length, 1);
+    assert.equal(api.seen.length, 1);
     t += 2_000;
     await s.get("x");
-    assert.equal(seen.length, 2);
+    assert.equal(api.seen.length, 2);
   });
 
   it("gives up after the timeout", async () => {
-    handler = () => {}; // never answers
+    api.handler = () => {}; // never answers
     const s = source({ timeoutMs: 100 });
     const started = Date.now();
     const got = await s.get("slow");
@@ -105,25 +80,25 @@ describe("inClusterNamespaces", () => {
   });
 
   it("refuses a server whose certificate the CA does not sign", async () => {
-    handler = answerNamespace;
+    api.handler = answerNamespace;
     const other = selfSignedCertificate({ hosts: ["127.0.0.1"] });
-    const caFile = join(dir, "other-ca.crt");
+    const caFile = join(api.dir, "other-ca.crt");
     await writeFile(caFile, other.cert);
     const got = await source({ caFile }).get("a");
     assert.equal(got.namespace, undefined);
-    assert.equal(seen.length, 0);
+    assert.equal(api.seen.length, 0);
   });
 
   it("answers without a request outside a cluster or without credentials", async () => {
     const outside = await inClusterNamespaces({ env: {} }).get("a");
     assert.match("reason" in outside ? outside.reason : "", /KUBERNETES_SERVICE_HOST/);
-    const noToken = await source({ tokenFile: join(dir, "missing") }).get("a");
+    const noToken = await source({ tokenFile: join(api.dir, "missing") }).get("a");
     assert.match("reason" in noToken ? noToken.reason : "", /service-account credentials/);
-    assert.equal(seen.length, 0);
+    assert.equal(api.seen.length, 0);
   });
 
   it("refuses an answer that is not a Namespace", async () => {
-    handler = (_req, res) => {
+    api.handler = (_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end('{"kind":"Pod"}');
     };

@@ -143,7 +143,7 @@ export function inClusterNamespaces(options: InClusterOptions = {}): NamespaceSo
 }
 
 /** The `message` of a Kubernetes Status body, or the start of the body. */
-function statusMessage(body: string): string {
+export function statusMessage(body: string): string {
   try {
     const message = (JSON.parse(body) as { message?: unknown }).message;
     if (typeof message === "string") return message;
@@ -153,16 +153,19 @@ function statusMessage(body: string): string {
   return body.slice(0, 200);
 }
 
-interface GetOptions {
+export interface GetOptions {
   host: string;
   port: number;
   path: string;
   token: string;
   ca: string;
   timeoutMs: number;
+  /** Largest answer read (default 1 MiB). */
+  maxBytes?: number;
 }
 
-function get(o: GetOptions): Promise<{ status: number; body: string }> {
+/** One authenticated GET to the API server, bounded in time and size (also src/webhook/istiod-check.ts). */
+export function get(o: GetOptions): Promise<{ status: number; body: string }> {
   return new Promise((resolveGet, rejectGet) => {
     let timer: NodeJS.Timeout | undefined;
     const resolve = (v: { status: number; body: string }) => {
@@ -188,7 +191,8 @@ function get(o: GetOptions): Promise<{ status: number; body: string }> {
         let size = 0;
         res.on("data", (c: Buffer) => {
           size += c.length;
-          if (size > MAX_BODY_BYTES) req.destroy(new Error(`answer larger than ${MAX_BODY_BYTES} bytes`));
+          const max = o.maxBytes ?? MAX_BODY_BYTES;
+          if (size > max) req.destroy(new Error(`answer larger than ${max} bytes`));
           else chunks.push(c);
         });
         res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { readYaml } from "../go/yaml/read.js";
 import { writeYaml } from "../go/yaml/write.js";
-import { caBundle, injectionPath, WebhookConfigError, webhookConfiguration } from "./webhook-config.js";
+import {
+  caBundle,
+  defaultExcludedNamespaces,
+  injectionPath,
+  WebhookConfigError,
+  webhookConfiguration,
+} from "./webhook-config.js";
 import { matchingWebhooks } from "./webhook-match.js";
 
 type Json = Record<string, unknown>;
@@ -14,10 +20,14 @@ const firstService = (c: Json) => firstClient(c).service as Json;
 const PEM = "-----BEGIN CERTIFICATE-----\nMIIBdummy\n-----END CERTIFICATE-----\n";
 
 describe("webhookConfiguration", () => {
-  it("default revision: four webhooks, Istio's names and selectors", () => {
+  it("default revision: four webhooks, Istio's webhook names and selectors, a name of our own", () => {
     const c = webhookConfiguration();
-    assert.equal((c.metadata as Json).name, "istio-sidecar-injector");
-    assert.deepEqual((c.metadata as Json).labels, { app: "sidecar-injector", "istio.io/rev": "default" });
+    assert.equal((c.metadata as Json).name, "meshinject-sidecar-injector");
+    assert.deepEqual((c.metadata as Json).labels, {
+      app: "sidecar-injector",
+      "istio.io/rev": "default",
+      "app.kubernetes.io/part-of": "meshinject",
+    });
     assert.deepEqual(names(c), [
       "rev.namespace.sidecar-injector.istio.io",
       "rev.object.sidecar-injector.istio.io",
@@ -48,7 +58,8 @@ describe("webhookConfiguration", () => {
     });
     for (const w of webhooks(c)) {
       assert.equal(w.sideEffects, "None");
-      assert.deepEqual(w.admissionReviewVersions, ["v1", "v1beta1"]);
+      assert.deepEqual(w.admissionReviewVersions, ["v1"]);
+      assert.equal(w.matchPolicy, "Equivalent");
       assert.equal(w.failurePolicy, "Fail");
       assert.equal(w.reinvocationPolicy, "Never");
       assert.equal(w.timeoutSeconds, 10);
@@ -63,7 +74,7 @@ describe("webhookConfiguration", () => {
 
   it("named revision: only the two revision webhooks, Service istiod-REV", () => {
     const c = webhookConfiguration({ revision: "canary" });
-    assert.equal((c.metadata as Json).name, "istio-sidecar-injector-canary");
+    assert.equal((c.metadata as Json).name, "meshinject-sidecar-injector-canary");
     assert.equal(((c.metadata as Json).labels as Json)["istio.io/rev"], "canary");
     assert.deepEqual(names(c), ["rev.namespace.sidecar-injector.istio.io", "rev.object.sidecar-injector.istio.io"]);
     assert.equal(firstService(c).name, "istiod-canary");
@@ -76,10 +87,11 @@ describe("webhookConfiguration", () => {
 
   it("tag: selects the tag, served by the revision; tag default adds the default webhooks", () => {
     const c = webhookConfiguration({ tag: "prod", revision: "canary" });
-    assert.equal((c.metadata as Json).name, "istio-revision-tag-prod");
+    assert.equal((c.metadata as Json).name, "meshinject-revision-tag-prod");
     assert.deepEqual((c.metadata as Json).labels, {
       app: "sidecar-injector",
       "istio.io/rev": "canary",
+      "app.kubernetes.io/part-of": "meshinject",
       "istio.io/tag": "prod",
     });
     assert.equal(names(c).length, 2);
@@ -96,8 +108,65 @@ describe("webhookConfiguration", () => {
 
   it("a namespace other than istio-system is part of the name, as the chart does", () => {
     const c = webhookConfiguration({ namespace: "mesh", revision: "r1" });
-    assert.equal((c.metadata as Json).name, "istio-sidecar-injector-r1-mesh");
+    assert.equal((c.metadata as Json).name, "meshinject-sidecar-injector-r1-mesh");
     assert.equal(firstService(c).namespace, "mesh");
+  });
+
+  it("Istio's configuration names only when asked (a deliberate replacement)", () => {
+    const name = (o: Parameters<typeof webhookConfiguration>[0]) =>
+      (webhookConfiguration({ ...o, istioNames: true }).metadata as Json).name;
+    assert.equal(name({}), "istio-sidecar-injector");
+    assert.equal(name({ revision: "canary" }), "istio-sidecar-injector-canary");
+    assert.equal(name({ tag: "prod" }), "istio-revision-tag-prod");
+    assert.equal(name({ namespace: "mesh" }), "istio-sidecar-injector-mesh");
+  });
+
+  it("excluded namespaces: no webhook selects them, whatever their labels; others unchanged", () => {
+    const excluded = defaultExcludedNamespaces("istio-system");
+    assert.deepEqual(excluded, ["kube-system", "kube-node-lease", "kube-public", "istio-system"]);
+    assert.deepEqual(defaultExcludedNamespaces("kube-system"), ["kube-system", "kube-node-lease", "kube-public"]);
+    const c = webhookConfiguration({ excludeNamespaces: excluded, enableNamespacesByDefault: true });
+    const plain = webhookConfiguration({ enableNamespacesByDefault: true });
+    for (const w of webhooks(c)) {
+      const expressions = (w.namespaceSelector as Json).matchExpressions as Json[];
+      assert.deepEqual(expressions.at(-1), { key: "kubernetes.io/metadata.name", operator: "NotIn", values: excluded });
+    }
+    const labelSets: Record<string, string>[] = [{ "istio-injection": "enabled" }, { "istio.io/rev": "default" }, {}];
+    const podSets: Record<string, string>[] = [
+      {},
+      { "sidecar.istio.io/inject": "true" },
+      { "istio.io/rev": "default" },
+    ];
+    for (const nsLabels of labelSets) {
+      for (const pod of podSets) {
+        for (const ns of [...excluded, "shop"]) {
+          const labels = { ...nsLabels, "kubernetes.io/metadata.name": ns };
+          const want = excluded.includes(ns) ? [] : matchingWebhooks(plain, labels, pod);
+          assert.deepEqual(
+            matchingWebhooks(c, labels, pod),
+            want,
+            `${ns} ${JSON.stringify(labels)} ${JSON.stringify(pod)}`,
+          );
+        }
+      }
+    }
+    // An injected namespace still injects.
+    assert.deepEqual(matchingWebhooks(c, { "istio-injection": "enabled", "kubernetes.io/metadata.name": "shop" }, {}), [
+      "namespace.sidecar-injector.istio.io",
+    ]);
+    assert.throws(() => webhookConfiguration({ excludeNamespaces: ["Bad"] }), /excluded namespace "Bad"/);
+  });
+
+  it("admissionReviewVersions: v1 by default, v1beta1 on request; annotations", () => {
+    const both = webhookConfiguration({
+      admissionReviewVersions: ["v1", "v1beta1"],
+      annotations: { "cert-manager.io/inject-ca-from": "istio-system/x" },
+    });
+    for (const w of webhooks(both)) assert.deepEqual(w.admissionReviewVersions, ["v1", "v1beta1"]);
+    assert.deepEqual((both.metadata as Json).annotations, { "cert-manager.io/inject-ca-from": "istio-system/x" });
+    assert.equal((webhookConfiguration().metadata as Json).annotations, undefined);
+    assert.throws(() => webhookConfiguration({ admissionReviewVersions: [] }), /admissionReviewVersions/);
+    assert.throws(() => webhookConfiguration({ admissionReviewVersions: ["v2" as never] }), /admissionReviewVersions/);
   });
 
   it("client config: service, port, path with cluster and network, url, caBundle", () => {

@@ -13,6 +13,10 @@
  *
  * R is the revision ("default" for the default revision) or the tag. The last three belong to the
  * default revision only: they are generated for the default revision itself and for the tag "default".
+ *
+ * Where it departs from the chart, so that it can sit next to istiod: the configuration is named
+ * `meshinject-…` unless `istioNames`, is labelled `app.kubernetes.io/part-of=meshinject`, sets
+ * `matchPolicy: Equivalent`, and can keep namespaces out of every webhook (`excludeNamespaces`).
  */
 
 /** An option the generator cannot turn into a valid configuration. */
@@ -55,8 +59,41 @@ export interface WebhookConfigOptions {
    * default revision's own configuration once a "default" tag takes over.
    */
   deactivated?: boolean;
-  /** Name of the configuration; default as the chart names it. */
+  /**
+   * Name of the configuration. Default `meshinject-sidecar-injector[-REV][-NS]` (a tag:
+   * `meshinject-revision-tag-TAG[-NS]`), distinct from Istio's own so that neither overwrites the other.
+   */
   name?: string;
+  /**
+   * Use the names Istio's chart gives (`istio-sidecar-injector[-REV][-NS]`, `istio-revision-tag-TAG`):
+   * only for a deliberate replacement of Istio's injector configuration.
+   */
+  istioNames?: boolean;
+  /**
+   * Namespaces no webhook ever selects: each namespaceSelector gets
+   * `kubernetes.io/metadata.name NotIn [...]`. Default none (as Istio's chart); the CLI passes the
+   * system namespaces and the injector's own (see defaultExcludedNamespaces).
+   */
+  excludeNamespaces?: readonly string[];
+  /** AdmissionReview versions the API server may send. Default `["v1"]`, as Istio's chart. */
+  admissionReviewVersions?: readonly AdmissionReviewVersion[];
+  /** Annotations of the configuration (e.g. cert-manager's `cert-manager.io/inject-ca-from`). */
+  annotations?: Record<string, string>;
+}
+
+export type AdmissionReviewVersion = "v1" | "v1beta1";
+
+/** The label every object meshinject installs carries (a labelled uninstall selects on it). */
+export const PART_OF_LABEL = "app.kubernetes.io/part-of";
+export const PART_OF = "meshinject";
+/** The label holding a namespace's name, set by the API server on every Namespace. */
+export const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+
+/** kube-system, kube-node-lease, kube-public and the injector's own namespace. */
+export function defaultExcludedNamespaces(ownNamespace: string): string[] {
+  const out = ["kube-system", "kube-node-lease", "kube-public"];
+  if (!out.includes(ownNamespace)) out.push(ownNamespace);
+  return out;
 }
 
 type Json = Record<string, unknown>;
@@ -143,6 +180,13 @@ interface Selectors {
   objectSelector: Json;
 }
 
+/** The selector with `kubernetes.io/metadata.name NotIn excluded` added (unchanged when none). */
+function excludeFrom(selector: Json, excluded: string[]): Json {
+  if (excluded.length === 0) return selector;
+  const expressions = (selector.matchExpressions as Json[] | undefined) ?? [];
+  return { ...selector, matchExpressions: [...expressions, notIn(NAMESPACE_NAME_LABEL, excluded)] };
+}
+
 function revisionSelectors(selected: string): Selectors[] {
   return [
     {
@@ -178,7 +222,7 @@ function defaultRevisionSelectors(enableNamespacesByDefault: boolean): Selectors
         matchExpressions: [
           doesNotExist(INJECTION_LABEL),
           doesNotExist(REVISION_LABEL),
-          notIn("kubernetes.io/metadata.name", [...SYSTEM_NAMESPACES]),
+          notIn(NAMESPACE_NAME_LABEL, [...SYSTEM_NAMESPACES]),
         ],
       },
       objectSelector: { matchExpressions: [doesNotExist(INJECT_LABEL), doesNotExist(REVISION_LABEL)] },
@@ -187,9 +231,17 @@ function defaultRevisionSelectors(enableNamespacesByDefault: boolean): Selectors
   return out;
 }
 
-function configName(o: { revision: string; tag?: string | undefined; namespace: string }): string {
+function configName(o: {
+  revision: string;
+  tag?: string | undefined;
+  namespace: string;
+  istioNames?: boolean | undefined;
+}): string {
+  const prefix = o.istioNames ? "istio" : "meshinject";
   const base =
-    o.tag !== undefined ? `istio-revision-tag-${o.tag}` : `istio-sidecar-injector${o.revision ? `-${o.revision}` : ""}`;
+    o.tag !== undefined
+      ? `${prefix}-revision-tag-${o.tag}`
+      : `${prefix}-sidecar-injector${o.revision ? `-${o.revision}` : ""}`;
   return o.namespace === "istio-system" ? base : `${base}-${o.namespace}`;
 }
 
@@ -221,6 +273,12 @@ export function webhookConfiguration(options: WebhookConfigOptions = {}): Json {
   if ((options.tag === undefined && revision === "") || options.tag === "default") {
     selectors.push(...defaultRevisionSelectors(options.enableNamespacesByDefault ?? false));
   }
+  const versions = options.admissionReviewVersions ?? ["v1"];
+  if (versions.length === 0 || versions.some((v) => v !== "v1" && v !== "v1beta1")) {
+    throw new WebhookConfigError(`admissionReviewVersions must be v1 and/or v1beta1, got ${JSON.stringify(versions)}`);
+  }
+  const excluded = [...(options.excludeNamespaces ?? [])];
+  for (const ns of excluded) checkName("excluded namespace", ns, NAMESPACE_NAME, 63);
   const client = clientConfig({ ...options, revision, namespace });
   const webhooks = selectors.map((s) => ({
     name: `${s.prefix}${WEBHOOK_SUFFIX}`,
@@ -230,17 +288,29 @@ export function webhookConfiguration(options: WebhookConfigOptions = {}): Json {
     failurePolicy,
     reinvocationPolicy,
     timeoutSeconds,
-    admissionReviewVersions: ["v1", "v1beta1"],
-    namespaceSelector: options.deactivated ? structuredClone(NEVER_MATCH) : s.namespaceSelector,
+    matchPolicy: "Equivalent",
+    admissionReviewVersions: [...versions],
+    namespaceSelector: options.deactivated ? structuredClone(NEVER_MATCH) : excludeFrom(s.namespaceSelector, excluded),
     objectSelector: options.deactivated ? structuredClone(NEVER_MATCH) : s.objectSelector,
   }));
 
-  const labels: Record<string, string> = { app: "sidecar-injector", [REVISION_LABEL]: revision || "default" };
+  const labels: Record<string, string> = {
+    app: "sidecar-injector",
+    [REVISION_LABEL]: revision || "default",
+    [PART_OF_LABEL]: PART_OF,
+  };
   if (options.tag !== undefined) labels[TAG_LABEL] = options.tag;
+  const name = options.name ?? configName({ revision, tag: options.tag, namespace, istioNames: options.istioNames });
   return {
     apiVersion: "admissionregistration.k8s.io/v1",
     kind: "MutatingWebhookConfiguration",
-    metadata: { name: options.name ?? configName({ revision, tag: options.tag, namespace }), labels },
+    metadata: {
+      name,
+      labels,
+      ...(options.annotations !== undefined && Object.keys(options.annotations).length > 0
+        ? { annotations: { ...options.annotations } }
+        : {}),
+    },
     webhooks,
   };
 }

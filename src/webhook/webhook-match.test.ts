@@ -45,13 +45,13 @@ describe("checkInject", () => {
     const results = checkInject([canary, def], {}, { "istio-injection": "enabled" });
     assert.deepEqual(results, [
       {
-        name: "istio-sidecar-injector",
+        name: "meshinject-sidecar-injector",
         revision: "default",
         injected: true,
         reason: "Namespace label istio-injection=enabled matches",
       },
       {
-        name: "istio-sidecar-injector-canary",
+        name: "meshinject-sidecar-injector-canary",
         revision: "canary",
         injected: false,
         reason: "No matching namespace labels (istio.io/rev=canary) or pod labels (istio.io/rev=canary)",
