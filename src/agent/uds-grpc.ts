@@ -5,7 +5,7 @@
  */
 import { chmodSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
 import { dirname } from "node:path";
-import { type Server, ServerCredentials } from "@grpc/grpc-js";
+import { type Server, ServerCredentials, type ServiceDefinition } from "@grpc/grpc-js";
 
 export async function bindUnixSocket(server: Server, socketPath: string): Promise<void> {
   mkdirSync(dirname(socketPath), { recursive: true, mode: 0o700 });
@@ -35,4 +35,29 @@ export function shutdown(server: Server, graceMs = 1000): Promise<void> {
       resolve();
     });
   });
+}
+
+/**
+ * A service definition whose request decoders report what they cannot decode (`onMalformed`) before
+ * grpc-js ends that call with an error; nothing else changes, and the server keeps serving.
+ */
+export function countingDecoders(
+  service: ServiceDefinition,
+  onMalformed: (method: string, error: Error) => void,
+): ServiceDefinition {
+  const counted: Record<string, ServiceDefinition[string]> = {};
+  for (const [name, method] of Object.entries(service)) {
+    counted[name] = {
+      ...method,
+      requestDeserialize: (bytes: Buffer) => {
+        try {
+          return method.requestDeserialize(bytes);
+        } catch (error) {
+          onMalformed(name, error as Error);
+          throw error;
+        }
+      },
+    };
+  }
+  return counted;
 }

@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Server, type ServerDuplexStream, status } from "@grpc/grpc-js";
 import { messageType, SECRET_TYPE_URL, serviceClient } from "../protos.js";
-import { bindUnixSocket, shutdown } from "../uds-grpc.js";
+import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { type CaClient, createCaClient } from "./ca-client.js";
 import { type KeyType, spiffeId as spiffeIdOf } from "./identity-key.js";
 import { digest, ROOT_CA, type SecretItem, WORKLOAD_KEY_CERT, WorkloadSecrets } from "./workload-secrets.js";
@@ -168,7 +168,6 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
     });
     call.on("cancelled", done);
     call.on("error", (error) => {
-      counters.malformed++;
       log("warn", `SDS stream error: ${error.message}`);
       done();
     });
@@ -239,7 +238,14 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
   });
 
   const server = new Server({ "grpc.max_receive_message_length": 1 << 20 });
-  server.addService(serviceClient("envoy.service.secret.v3.SecretDiscoveryService").service, {
+  const sds = countingDecoders(
+    serviceClient("envoy.service.secret.v3.SecretDiscoveryService").service,
+    (method, error) => {
+      counters.malformed++;
+      log("warn", `SDS: undecodable ${method} request dropped: ${error.message}`);
+    },
+  );
+  server.addService(sds, {
     StreamSecrets: streamSecrets,
     DeltaSecrets: deltaSecrets,
     FetchSecrets: (_call: unknown, callback: (error: { code: number; details: string }) => void) =>

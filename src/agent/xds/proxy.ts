@@ -21,7 +21,7 @@ import { type ClientDuplexStream, Server, type ServerDuplexStream } from "@grpc/
 import type { NameTable } from "../dns/name-table.js";
 import { NAME_TABLE_TYPE_URL, serviceClient } from "../protos.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../sds/server.js";
-import { bindUnixSocket, shutdown } from "../uds-grpc.js";
+import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
 import { deltaState, type Message, type StreamState, sotwState } from "./stream-state.js";
 import { connectUpstream, type Upstream } from "./upstream.js";
@@ -195,7 +195,6 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     });
     call.on("cancelled", finish);
     call.on("error", (error) => {
-      counters.malformed++;
       log("warn", `XDS proxy: ${kind} downstream error: ${error.message}`);
       finish();
     });
@@ -203,7 +202,14 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   }
 
   const server = new Server({ "grpc.max_receive_message_length": 4 << 20 });
-  server.addService(serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService").service, {
+  const ads = countingDecoders(
+    serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService").service,
+    (method, error) => {
+      counters.malformed++;
+      log("warn", `XDS proxy: undecodable ${method} request from Envoy dropped: ${error.message}`);
+    },
+  );
+  server.addService(ads, {
     StreamAggregatedResources: (call: Downstream) =>
       bridge(call, sotwState(), () => upstream.openSotw() as UpstreamStream, "ADS"),
     DeltaAggregatedResources: (call: Downstream) =>
