@@ -19,10 +19,12 @@ export function adsClient(
   target: string,
   mode: "sotw" | "delta" = "sotw",
   channelCredentials = credentials.createInsecure(),
+  channelOptions: Record<string, string | number> = {},
 ): AdsTestClient {
   const Stub = serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService");
   const stub = new Stub(target, channelCredentials, {
     "grpc.max_receive_message_length": 64 << 20,
+    ...channelOptions,
   }) as unknown as Record<string, () => ClientDuplexStream<Message, Message>> & { close(): void };
   const method = mode === "sotw" ? "StreamAggregatedResources" : "DeltaAggregatedResources";
   const call = (stub[method] as () => ClientDuplexStream<Message, Message>).call(stub);
