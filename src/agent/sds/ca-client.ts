@@ -6,8 +6,8 @@
  * it: at least a leaf and a root, each a PEM certificate. Errors never carry the token.
  */
 import { X509Certificate } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { type Client, credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
+import type { Client, Metadata, ServiceError } from "@grpc/grpc-js";
+import { istiodChannel, istiodMetadata } from "../istiod-channel.js";
 import { serviceClient } from "../protos.js";
 
 export interface CaClientOptions {
@@ -45,17 +45,6 @@ interface CertificateStub extends Client {
   ): void;
 }
 
-function readToken(path: string): string {
-  let token: string;
-  try {
-    token = readFileSync(path, "utf8").trim();
-  } catch (error) {
-    throw new Error(`CA client: cannot read token file ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  if (!token) throw new Error(`CA client: token file ${path} is empty`);
-  return token;
-}
-
 /** The chain from a CreateCertificate answer, or why it is unusable. */
 export function checkCertChain(response: unknown): string[] {
   const chain = (response as { certChain?: unknown } | undefined)?.certChain;
@@ -74,28 +63,19 @@ export function checkCertChain(response: unknown): string[] {
 
 export function createCaClient(options: CaClientOptions): CaClient {
   const Stub = serviceClient("istio.v1.auth.IstioCertificateService");
-  const host = options.address.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
-  const channel = options.rootCertPem
-    ? credentials.createSsl(Buffer.from(options.rootCertPem))
-    : credentials.createInsecure();
-  const stub = new Stub(options.address, channel, {
-    "grpc.ssl_target_name_override": options.serverName ?? host,
-    "grpc.default_authority": options.serverName ?? host,
-  }) as unknown as CertificateStub;
+  const channel = istiodChannel(options);
+  const stub = new Stub(options.address, channel.credentials, channel.options) as unknown as CertificateStub;
   const timeoutMs = options.timeoutMs ?? 10_000;
   return {
     sign(csrPem, validitySeconds) {
       return new Promise((resolve, reject) => {
-        let token: string;
+        let metadata: Metadata;
         try {
-          token = readToken(options.tokenPath);
+          metadata = istiodMetadata("CA client", options.tokenPath, options.clusterId);
         } catch (error) {
           reject(error);
           return;
         }
-        const metadata = new Metadata();
-        metadata.set("authorization", `Bearer ${token}`);
-        metadata.set("ClusterID", options.clusterId);
         const request = { csr: csrPem, validityDuration: String(Math.round(validitySeconds)) };
         stub.createCertificate(request, metadata, { deadline: Date.now() + timeoutMs }, (error, response) => {
           if (error) {

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { until } from "../testing/until.js";
 import { CA_ROOT_CERT, type SdsServerOptions, startSdsServer, TOKEN_PATH } from "./server.js";
 import { type FakeCa, startFakeCa } from "./testing/fake-ca.js";
 import { sdsClient } from "./testing/sds-client.js";
@@ -39,14 +40,6 @@ function options(root: string, ca: FakeCa, extra: Partial<SdsServerOptions> = {}
     retryMaxMs: 400,
     ...extra,
   };
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe("SDS server with a fake CA", () => {

@@ -19,8 +19,17 @@ import { Server, type ServerDuplexStream, status } from "@grpc/grpc-js";
 import { messageType, SECRET_TYPE_URL, serviceClient } from "../protos.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { type CaClient, createCaClient } from "./ca-client.js";
-import { type KeyType, spiffeId as spiffeIdOf } from "./identity-key.js";
-import { digest, ROOT_CA, type SecretItem, WORKLOAD_KEY_CERT, WorkloadSecrets } from "./workload-secrets.js";
+import { spiffeId as spiffeIdOf } from "./identity-key.js";
+import {
+  digest,
+  ROOT_CA,
+  type SecretItem,
+  WORKLOAD_KEY_CERT,
+  WorkloadSecrets,
+  type WorkloadSecretsOptions,
+} from "./workload-secrets.js";
+
+export type { KeyType } from "./identity-key.js";
 
 export const SDS_SOCKET = "var/run/secrets/workload-spiffe-uds/socket";
 export const TOKEN_PATH = "var/run/secrets/tokens/istio-token";
@@ -28,7 +37,12 @@ export const TOKEN_PATH = "var/run/secrets/tokens/istio-token";
 export const CA_ROOT_CERT = "var/run/secrets/istio/root-cert.pem";
 export const FILE_CERTS_DIR = "etc/certs";
 
-export interface SdsServerOptions {
+/** Key, lifetime, rotation and retry settings are the workload secrets' own (see there). */
+export interface SdsServerOptions
+  extends Pick<
+    WorkloadSecretsOptions,
+    "keyType" | "rsaBits" | "ttlSeconds" | "graceRatio" | "fileCertsDir" | "retryInitialMs" | "retryMaxMs"
+  > {
   /** File-system root the default paths are under (default `/`). */
   root?: string;
   socketPath?: string;
@@ -45,14 +59,6 @@ export interface SdsServerOptions {
   trustDomain: string;
   namespace: string;
   serviceAccount: string;
-  keyType?: KeyType;
-  rsaBits?: number;
-  ttlSeconds?: number;
-  graceRatio?: number;
-  /** File-mounted certificates (`OUTPUT_CERTS` or `<root>/etc/certs`). */
-  fileCertsDir?: string;
-  retryInitialMs?: number;
-  retryMaxMs?: number;
   log?: (level: "debug" | "info" | "warn", message: string) => void;
 }
 

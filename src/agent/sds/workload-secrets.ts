@@ -35,7 +35,7 @@ export interface WorkloadSecretsOptions {
   ttlSeconds?: number;
   /** `SECRET_GRACE_PERIOD_RATIO` (default 0.5). */
   graceRatio?: number;
-  /** Directory of file-mounted certificates (`<root>/etc/certs`); used when its three files exist. */
+  /** Directory of file-mounted certificates (`<root>/etc/certs` or `OUTPUT_CERTS`); used when its three files exist. */
   fileCertsDir?: string;
   /** Retry backoff after a failed signing: first and largest delay (default 1 s and 60 s). */
   retryInitialMs?: number;

@@ -13,6 +13,7 @@ import type { NameTable } from "../dns/name-table.js";
 import { messageType, NAME_TABLE_TYPE_URL } from "../protos.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../sds/server.js";
 import { createTestCa, type TestCa } from "../testing/pki.js";
+import { until } from "../testing/until.js";
 import { startXdsProxy, type XdsProxy, type XdsProxyOptions } from "./proxy.js";
 import { adsClient } from "./testing/ads-client.js";
 import { type FakeIstiod, startFakeIstiod } from "./testing/fake-istiod.js";
@@ -28,14 +29,6 @@ function cluster(i: number, size = 32): { typeUrl: string; value: Buffer } {
 function nameTableAny(table: NameTable): { typeUrl: string; value: Buffer } {
   const t = messageType("istio.networking.nds.v1.NameTable");
   return { typeUrl: NAME_TABLE_TYPE_URL, value: Buffer.from(t.encode(t.fromObject(table)).finish()) };
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe("XDS proxy with a fake istiod", () => {

@@ -4,8 +4,8 @@
  * per stream the pod's token as `authorization: Bearer …` (read anew each time, the kubelet rotates
  * it) and the `ClusterID` header, as pilot-agent's proxy dials istiod.
  */
-import { readFileSync } from "node:fs";
-import { type ClientDuplexStream, connectivityState, credentials, Metadata } from "@grpc/grpc-js";
+import { type Channel, type ClientDuplexStream, connectivityState, type Metadata } from "@grpc/grpc-js";
+import { istiodChannel, istiodMetadata } from "../istiod-channel.js";
 import { serviceClient } from "../protos.js";
 
 export interface UpstreamOptions {
@@ -32,38 +32,16 @@ export interface Upstream {
 
 export function connectUpstream(options: UpstreamOptions): Upstream {
   const Stub = serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService");
-  const host = options.discoveryAddress.replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
-  const channelCredentials = options.rootCertPem
-    ? credentials.createSsl(Buffer.from(options.rootCertPem))
-    : credentials.createInsecure();
+  const channel = istiodChannel({ ...options, address: options.discoveryAddress });
   const max = options.maxMessageBytes ?? 400 << 20;
-  const stub = new Stub(options.discoveryAddress, channelCredentials, {
-    "grpc.ssl_target_name_override": options.serverName ?? host,
-    "grpc.default_authority": options.serverName ?? host,
+  const stub = new Stub(options.discoveryAddress, channel.credentials, {
+    ...channel.options,
     "grpc.max_receive_message_length": max,
     "grpc.max_send_message_length": max,
     "grpc.keepalive_time_ms": 30_000,
-  }) as unknown as Record<string, (metadata: Metadata) => Duplex> & {
-    close(): void;
-    getChannel(): import("@grpc/grpc-js").Channel;
-  };
+  }) as unknown as Record<string, (metadata: Metadata) => Duplex> & { close(): void; getChannel(): Channel };
 
-  function metadata(): Metadata {
-    const md = new Metadata();
-    if (options.tokenPath) {
-      let token = "";
-      try {
-        token = readFileSync(options.tokenPath, "utf8").trim();
-      } catch (error) {
-        throw new Error(
-          `XDS proxy: cannot read token file ${options.tokenPath}: ${(error as NodeJS.ErrnoException).code}`,
-        );
-      }
-      if (token) md.set("authorization", `Bearer ${token}`);
-    }
-    md.set("ClusterID", options.clusterId);
-    return md;
-  }
+  const metadata = () => istiodMetadata("XDS proxy", options.tokenPath, options.clusterId);
   const open = (method: string) => (stub[method] as (m: Metadata) => Duplex).call(stub, metadata());
   return {
     openSotw: () => open("StreamAggregatedResources"),
