@@ -170,7 +170,7 @@ describe("SDS server with a fake CA", () => {
     }
   });
 
-  test("file-mounted certificates are served instead of the CA's", async () => {
+  test("file-mounted certificates are served instead of the CA's, and re-read when they change", async () => {
     const root = podRoot(ca.pki.rootPem);
     roots.push(root);
     const dir = join(root, "etc/certs");
@@ -179,12 +179,17 @@ describe("SDS server with a fake CA", () => {
     writeFileSync(join(dir, "key.pem"), ca.pki.serving.keyPem);
     writeFileSync(join(dir, "root-cert.pem"), ca.pki.rootPem);
     const before = ca.calls.length;
-    const sds = await startSdsServer(options(root, ca));
+    const sds = await startSdsServer(options(root, ca, { fileWatchIntervalMs: 50 }));
     try {
       const client = sdsClient(sds.socketPath, ["default"]);
       await client.waitFor(1);
       assert.equal(client.responses[0]?.secrets[0]?.certChainPem, ca.pki.serving.certPem);
       assert.equal(ca.calls.length, before, "the CA is not asked");
+      // A renewed file is pushed without Envoy asking.
+      const renewed = `${ca.pki.serving.certPem}\n${ca.pki.rootPem}`;
+      writeFileSync(join(dir, "cert-chain.pem"), renewed);
+      await client.waitFor(2);
+      assert.equal(client.responses[1]?.secrets[0]?.certChainPem, renewed);
       client.close();
     } finally {
       await sds.close();

@@ -41,7 +41,14 @@ export const FILE_CERTS_DIR = "etc/certs";
 export interface SdsServerOptions
   extends Pick<
     WorkloadSecretsOptions,
-    "keyType" | "rsaBits" | "ttlSeconds" | "graceRatio" | "fileCertsDir" | "retryInitialMs" | "retryMaxMs"
+    | "keyType"
+    | "rsaBits"
+    | "ttlSeconds"
+    | "graceRatio"
+    | "fileCertsDir"
+    | "fileWatchIntervalMs"
+    | "retryInitialMs"
+    | "retryMaxMs"
   > {
   /** File-system root the default paths are under (default `/`). */
   root?: string;
@@ -147,6 +154,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
     fileCertsDir: options.fileCertsDir ?? join(root, FILE_CERTS_DIR),
     retryInitialMs: options.retryInitialMs,
     retryMaxMs: options.retryMaxMs,
+    fileWatchIntervalMs: options.fileWatchIntervalMs,
     log,
   });
   const counters: SdsStats = { streams: 0, responses: 0, pushes: 0, nacks: 0, unknownResources: 0, malformed: 0 };

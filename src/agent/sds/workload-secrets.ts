@@ -40,6 +40,8 @@ export interface WorkloadSecretsOptions {
   /** Retry backoff after a failed signing: first and largest delay (default 1 s and 60 s). */
   retryInitialMs?: number;
   retryMaxMs?: number;
+  /** How often file-mounted certificates are checked for change (default 1 s). */
+  fileWatchIntervalMs?: number;
   log?: (level: "info" | "warn", message: string) => void;
 }
 
@@ -99,9 +101,10 @@ export class WorkloadSecrets {
   start(): void {
     const dir = this.options.fileCertsDir;
     const mounted = dir ? readFileMountedCerts(dir) : undefined;
-    if (mounted) {
+    if (mounted && dir) {
       this.options.log?.("info", `serving file-mounted certificates from ${dir}`);
       this.install(mounted);
+      this.watchFiles(dir);
       return;
     }
     if (!this.options.sign) throw new Error(`workload secrets: no CA client and no certificates in ${dir ?? "(none)"}`);
@@ -131,6 +134,38 @@ export class WorkloadSecrets {
     this.closed = true;
     clearTimeout(this.timer);
     this.listeners.clear();
+  }
+
+  /**
+   * Re-reads the mounted files when they change (a renewed secret), as pilot-agent's file watcher
+   * does, and pushes the new item; a half-written or unreadable set keeps the current one.
+   */
+  private watchFiles(dir: string): void {
+    const interval = this.options.fileWatchIntervalMs ?? 1000;
+    const check = () => {
+      if (this.closed) return;
+      try {
+        const next = readFileMountedCerts(dir);
+        const now = this.item;
+        if (
+          next &&
+          (next.certChainPem !== now?.certChainPem ||
+            next.rootCertPem !== now?.rootCertPem ||
+            next.privateKeyPem !== now?.privateKeyPem)
+        )
+          this.install(next);
+        this.lastError = undefined;
+      } catch (error) {
+        this.failures++;
+        const message = `file-mounted certificates in ${dir}: ${(error as Error).message}; keeping the current ones`;
+        if (message !== this.lastError) this.options.log?.("warn", message); // once per distinct problem
+        this.lastError = message;
+      }
+      this.timer = setTimeout(check, interval);
+      this.timer.unref();
+    };
+    this.timer = setTimeout(check, interval);
+    this.timer.unref();
   }
 
   private schedule(delayMs: number): void {
