@@ -65,6 +65,10 @@ execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", 
   stdio: "inherit",
 });
 cpSync(join(root, "src", "inject", "defaults"), join(dist, "inject", "defaults"), { recursive: true });
+// The gRPC protos the agent's SDS and XDS servers load at run time.
+for (const room of ["sds", "xds"]) {
+  cpSync(join(root, "src", "agent", room, "proto"), join(dist, "agent", room, "proto"), { recursive: true });
+}
 
 // The declarations again, in a folder whose package.json says CommonJS.
 const cjs = join(dist, "cjs");

@@ -1,11 +1,12 @@
 // `meshinject agent` runs the DNS proxy when the pod asks for DNS capture (ISTIO_META_DNS_CAPTURE),
 // as pilot-agent does: it answers on DNS_PROXY_ADDR (queried with node:dns), keeps the agent unready
 // until istiod's name table arrives, and the status server's /debug/ndsz has nothing to show yet.
-// The agent runs without Envoy (DISABLE_ENVOY, as the grpc-agent template sets).
+// The agent runs without Envoy (DISABLE_ENVOY, as the grpc-agent template sets); its SDS server and
+// XDS proxy run too, with no istiod to reach.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { Resolver } from "node:dns/promises";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { DNS_NOT_READY } from "../src/agent/dns/server.js";
 import { freePort } from "./loopback.js";
 import { repoRoot } from "./meshinject-cli.js";
+import { writePodSecrets } from "./pod-secrets.js";
 
 function httpGet(port: number, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
@@ -37,6 +39,7 @@ describe("meshinject agent with DNS capture", () => {
 
   before(async () => {
     root = mkdtempSync(join(tmpdir(), "meshinject-agent-dns-"));
+    writePodSecrets(root);
     mkdirSync(join(root, "etc"), { recursive: true });
     // Nothing listens on port 53 here: forwarded queries fail fast and are answered SERVFAIL.
     writeFileSync(join(root, "etc/resolv.conf"), "nameserver 127.0.0.1\nsearch shop.svc.cluster.local\n");
@@ -85,6 +88,14 @@ describe("meshinject agent with DNS capture", () => {
       assert.equal(e.code, "ESERVFAIL", `${e.code}\n${output}`);
       return true;
     });
+  });
+
+  it("serves Envoy's XDS and SDS on owner-only Unix sockets under the root", () => {
+    for (const socket of ["etc/istio/proxy/XDS", "var/run/secrets/workload-spiffe-uds/socket"]) {
+      const stat = statSync(join(root, socket));
+      assert.ok(stat.isSocket(), socket);
+      assert.equal(stat.mode & 0o777, 0o600, socket);
+    }
   });
 
   it("stays unready until istiod's name table arrives, and says why", async () => {

@@ -30,6 +30,7 @@ import { injectYaml, loadInjectorConfig } from "../src/index.js";
 import { splitYamlStream } from "../src/kube/stream.js";
 import { freePort, postLocal } from "./loopback.js";
 import { repoRoot } from "./meshinject-cli.js";
+import { writePodSecrets } from "./pod-secrets.js";
 
 type Json = Record<string, unknown>;
 
@@ -178,6 +179,7 @@ spec:
       if (resource !== undefined) env[name] = "2";
     }
     const args = ((proxy.args as string[]) ?? []).map((a) => expandVars(a, (n) => env[n]));
+    writePodSecrets(root);
     mkdirSync(join(root, "etc/istio/pod"), { recursive: true });
     writeFileSync(
       join(root, "etc/istio/pod/annotations"),

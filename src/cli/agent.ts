@@ -12,6 +12,7 @@ import { EnvoyStartError } from "../agent/envoy/supervisor.js";
 import { ComponentStartError } from "../agent/process/component.js";
 import { dnsComponent } from "../agent/process/dns-component.js";
 import { isAgentStartError, prepareAgent, renderAgentBootstrap, runAgent } from "../agent/process/runtime.js";
+import { sdsComponent, xdsComponent } from "../agent/process/secure-components.js";
 
 export const AGENT_USAGE = `usage: meshinject agent proxy [sidecar|router] [flags] [--root DIR]
        meshinject agent bootstrap [sidecar|router] [flags] [--root DIR]
@@ -87,8 +88,13 @@ export async function agentCommand(args: readonly string[], io: AgentCliIO = PRO
       statusHost,
       writeLog: io.stderr,
     });
+    // As pilot-agent: the SDS server and the XDS proxy, whose name tables feed the DNS proxy (when on).
     const dns = dnsComponent(runtime, io.env, root);
     if (dns !== undefined) runtime.components.push(dns);
+    runtime.components.push(sdsComponent(runtime, io.env, root));
+    runtime.components.push(
+      xdsComponent(runtime, io.env, root, dns && ((table) => dns.proxy()?.updateNameTable(table))),
+    );
     return await runAgent(runtime);
   } catch (e) {
     if (

@@ -106,7 +106,8 @@ export function serviceDnsNames(service: string, namespace: string, clusterDomai
 
 let library: Promise<typeof X509> | undefined;
 
-function loadX509(): Promise<typeof X509> {
+/** @peculiar/x509, loaded once with the Reflect metadata it needs and Web Crypto as its provider. */
+export function loadX509(): Promise<typeof X509> {
   library ??= (async () => {
     installReflectMetadata();
     const lib = await import("@peculiar/x509");
