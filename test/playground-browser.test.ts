@@ -13,17 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { type PlaygroundServer, startPlaygroundServer } from "../src/cli/playground.js";
 import { buildWeb } from "../web/build.js";
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.js";
 
 /** Waits until the inputs' changes have been run (the page debounces them). */
 const settled = (page: Page) => page.waitForSelector("body:not([data-pending])", { state: "attached" });
