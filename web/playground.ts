@@ -87,6 +87,25 @@ function attempt(errors: PlaygroundError[], input: string, f: () => string): str
   }
 }
 
+let lastInjector: { key: string; injector: ReturnType<typeof loadInjectorConfig> } | undefined;
+
+/**
+ * The injector for the state's configuration, loaded (templates parsed) once per configuration:
+ * typing in the workload re-injects without reading the configuration again.
+ */
+function loadedInjector(state: PlaygroundState): ReturnType<typeof loadInjectorConfig> {
+  const key = JSON.stringify([state.injectorConfig, state.meshConfig, state.revision]);
+  if (lastInjector?.key !== key) {
+    const injector = loadInjectorConfig({
+      config: state.injectorConfig.trim() === "" ? undefined : state.injectorConfig,
+      mesh: state.meshConfig.trim() === "" ? undefined : state.meshConfig,
+      revision: state.revision,
+    });
+    lastInjector = { key, injector };
+  }
+  return lastInjector.injector;
+}
+
 /** Every output tab for `state`. */
 export function runPlayground(state: PlaygroundState): PlaygroundResult {
   const empty: PlaygroundResult = {
@@ -117,11 +136,7 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
         ? defaults.config
         : configMapKey(state.injectorConfig, "config", "injector config");
     meshText = state.meshConfig.trim() === "" ? defaults.mesh : configMapKey(state.meshConfig, "mesh", "mesh config");
-    injector = loadInjectorConfig({
-      config: state.injectorConfig.trim() === "" ? undefined : state.injectorConfig,
-      mesh: state.meshConfig.trim() === "" ? undefined : state.meshConfig,
-      revision: state.revision,
-    });
+    injector = loadedInjector(state);
   } catch (e) {
     return { ...empty, errors: [{ input: "configuration", message: message(e) }] };
   }
