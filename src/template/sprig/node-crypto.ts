@@ -3,7 +3,8 @@
  * cipher functions (genPrivateKey, genCA, genSignedCert, encryptAES, derivePassword, ...) need
  * synchronous RSA/EC key generation, signing, AES-CBC and scrypt, which neither Web Crypto (all
  * asynchronous) nor a small pure library offers as one well-kept package. Under Node (the CLI, the
- * webhook, the library) the module is fetched at run time with `process.getBuiltinModule`; in a
+ * webhook, the library) the module is fetched at run time with `process.getBuiltinModule` (Node
+ * 20.16 and later, hence package.json's engines); in a
  * browser there is none, and those functions fail with a template error saying so, while the rest
  * of the engine (and every built-in template) runs unchanged. Nothing here is bundled for the web.
  */
