@@ -149,6 +149,19 @@ describe("playground in chromium", { timeout: 120_000 }, () => {
     assert.match(command, /kind: StatefulSet/);
   });
 
+  it("a template that needs Node's crypto: an inline error, the page keeps working", async () => {
+    await page.click("#config-details summary");
+    await page.fill(
+      "#injector-config",
+      'policy: enabled\ntemplates:\n  sidecar: |\n    metadata:\n      annotations:\n        ca: {{ (genCA "x" 1).Cert | quote }}\n',
+    );
+    await settled(page);
+    assert.match((await page.locator("#errors li").first().textContent()) ?? "", /genCA.*needs Node's crypto module/);
+    await page.fill("#injector-config", "");
+    await settled(page);
+    assert.match((await page.locator("#status").textContent()) ?? "", /^Verdict: /);
+  });
+
   it("made no network request after load", () => {
     assert.deepEqual(late, []);
   });
