@@ -3,6 +3,7 @@
  * runPlayground and shows its outputs as tabs. No network request is made after the page loads.
  */
 import { yaml } from "@codemirror/lang-yaml";
+import { type Diagnostic, setDiagnostics } from "@codemirror/lint";
 import { basicSetup, EditorView } from "codemirror";
 import { installDefaultAssets } from "../src/inject/defaults.js";
 import DEFAULT_ASSETS from "./default-assets.js";
@@ -118,6 +119,15 @@ function update(): void {
       return li;
     }),
   );
+  // The workload's errors with a line, marked in the editor too.
+  const doc = editor.state.doc;
+  const diagnostics: Diagnostic[] = result.errors
+    .filter((e) => e.input === "workload" && e.line !== undefined)
+    .map((e) => {
+      const line = doc.line(Math.min(Math.max(e.line ?? 1, 1), doc.lines));
+      return { from: line.from, to: line.to, severity: "error", message: e.message };
+    });
+  editor.dispatch(setDiagnostics(editor.state, diagnostics));
   if (result.errors.length > 0) {
     status.textContent = `Error: ${result.errors.length} problem(s), see below the editor`;
     status.className = "error";
