@@ -102,7 +102,10 @@ describe("playground in chromium", { timeout: 120_000 }, () => {
     assert.match((await error.textContent()) ?? "", /^workload \(document 2, line \d+\): /);
     assert.match((await page.locator("#status").textContent()) ?? "", /^Error/);
     // And marked on its line in the editor.
-    assert.ok((await page.locator("#editor .cm-lintRange-error, #editor .cm-lintPoint-error").count()) > 0, "the editor marks the line");
+    assert.ok(
+      (await page.locator("#editor .cm-lintRange-error, #editor .cm-lintPoint-error").count()) > 0,
+      "the editor marks the line",
+    );
     // Back to the example.
     await page.selectOption("#example", "curl");
     await page.waitForFunction('document.querySelectorAll("#errors li").length === 0');
