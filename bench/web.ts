@@ -27,8 +27,9 @@ import { INITIAL_STATE, runPlayground } from "../web/playground.js";
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 30;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))]!;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+const p90 = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))] ?? Number.NaN;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 const dir = mkdtempSync(join(tmpdir(), "meshinject-bench-web-"));
@@ -73,7 +74,7 @@ try {
   const status = await page.textContent("#status");
   if (status !== "Verdict: injected") throw new Error(`bench: the edited curl example is not injected: ${status}`);
 
-  const curl = EXAMPLES[0]!.yaml;
+  const curl = EXAMPLES[0]?.yaml ?? "";
   const node: number[] = [];
   for (let i = 0; i < 10 + RUNS; i++) {
     const t = performance.now();

@@ -10,9 +10,19 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 
-/** The core folders, and the Node-only edges inside them (the agent's DNS proxy is a UDP/TCP server). */
+/**
+ * The core folders, and the Node-only edges inside them: the agent's servers and processes (the DNS
+ * proxy over UDP/TCP, Envoy's supervision and admin client, health probers, the process runtime, the
+ * status server). Every other module of src/agent (bootstrap, capture, ...) is core.
+ */
 export const CORE_DIRS = ["src/template", "src/kube", "src/mesh", "src/inject", "src/go", "src/report", "src/agent"];
-export const NODE_EDGES = ["src/agent/dns/"];
+export const NODE_EDGES = [
+  "src/agent/dns/",
+  "src/agent/envoy/",
+  "src/agent/health/",
+  "src/agent/process/",
+  "src/agent/status/",
+];
 
 function modules(dir: string): string[] {
   const out: string[] = [];

@@ -157,7 +157,7 @@ TABS.forEach((t, i) => {
   tab.addEventListener("click", () => selectTab(t));
   tab.addEventListener("keydown", (e) => {
     const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
-    if (step !== 0) selectTab(TABS[(i + step + TABS.length) % TABS.length]!, true);
+    if (step !== 0) selectTab(TABS[(i + step + TABS.length) % TABS.length] ?? t, true);
   });
 });
 
@@ -190,7 +190,7 @@ byId("share").addEventListener("click", async () => {
 byId("copy-command").addEventListener("click", () => copy(kubeInjectCommand(readState()), "kube-inject command"));
 
 const shared = await decodeState(location.hash);
-writeState({ ...INITIAL_STATE, workload: EXAMPLES[0]!.yaml, ...shared });
+writeState({ ...INITIAL_STATE, workload: EXAMPLES[0]?.yaml ?? "", ...shared });
 update();
 // Milliseconds from navigation start to the first injected result (bench/web.ts reads it).
 document.body.dataset.firstResult = performance.now().toFixed(1);

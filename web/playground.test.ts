@@ -4,7 +4,7 @@ import { EXAMPLES } from "./examples.js";
 import { INITIAL_STATE, kubeInjectCommand, type PlaygroundState, runPlayground } from "./playground.js";
 import { decodeState, encodeState } from "./share.js";
 
-const curl = EXAMPLES.find((e) => e.id === "curl")!;
+const curl = EXAMPLES.find((e) => e.id === "curl") ?? assert.fail("no curl example");
 const state = (over: Partial<PlaygroundState> = {}): PlaygroundState => ({
   ...INITIAL_STATE,
   workload: curl.yaml,
@@ -59,7 +59,7 @@ describe("playground", () => {
     const r = runPlayground(state({ injectorConfig: "templates:\n  sidecar: '{{ .Values'\n" }));
     assert.equal(r.injected, "");
     assert.ok(r.errors.length > 0);
-    assert.match(r.errors[0]!.message, /sidecar/);
+    assert.match(r.errors[0]?.message ?? "", /sidecar/);
   });
 
   it("the kube-inject command carries the settings", () => {

@@ -9,7 +9,7 @@ export function randomInt(max: number): number {
   const limit = 2 ** 32 - (2 ** 32 % max);
   const word = new Uint32Array(1);
   for (;;) {
-    globalThis.crypto.getRandomValues(word);
-    if (word[0]! < limit) return word[0]! % max;
+    const [value = 0] = globalThis.crypto.getRandomValues(word);
+    if (value < limit) return value % max;
   }
 }
