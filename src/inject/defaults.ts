@@ -57,7 +57,8 @@ interface ProcessWithBuiltins {
 }
 
 function readAsset(name: string): string {
-  if (installed !== undefined) return installed[name]!;
+  const given = installed?.[name];
+  if (given !== undefined) return given;
   const proc = (globalThis as { process?: ProcessWithBuiltins }).process;
   const fs = proc?.getBuiltinModule?.("node:fs") as typeof import("node:fs") | undefined;
   if (fs === undefined) throw new Error("defaults: no built-in configuration assets installed in this host");
