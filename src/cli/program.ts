@@ -20,6 +20,7 @@ import { ConfigDumpError, runConfigDump } from "./config-dump.js";
 import { KubeInjectError, runKubeInject } from "./kube-inject.js";
 import { addInjectorOptions, InjectorFlagsError } from "./load-injector.js";
 import { WriteError, writeFileAtomic } from "./output.js";
+import { PlaygroundError, registerPlayground } from "./playground.js";
 import { proxyConfigCommand } from "./proxy-config.js";
 import { renderTemplate } from "./render.js";
 import { registerServe, ServeError } from "./serve.js";
@@ -148,6 +149,7 @@ export function buildProgram(): Command {
   registerWebhookConfig(program);
   registerCerts(program);
   registerServe(program);
+  registerPlayground(program);
   program.addCommand(captureRulesCommand());
   program.addCommand(proxyConfigCommand());
   program.addCommand(checkInjectCommand());
@@ -230,7 +232,8 @@ export async function main(argv: readonly string[]): Promise<void> {
       e instanceof CertsError ||
       e instanceof CertsCliError ||
       e instanceof ConfigDumpError ||
-      e instanceof ServeError;
+      e instanceof ServeError ||
+      e instanceof PlaygroundError;
     // Anything else is a bug in meshinject: keep the stack for the report.
     const message = expected ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;
     process.stderr.write(`meshinject: ${message}\n`);

@@ -8,15 +8,18 @@
  *   mesh.yaml                                                      the `mesh` key of ConfigMap istio
  *
  * They are package assets read at run time, next to the compiled module (the build copies them to
- * dist/inject/defaults/).
+ * dist/inject/defaults/). Under Node they are read with the host's file system (fetched through
+ * `process.getBuiltinModule`, so this module imports nothing from Node); a browser bundle has no
+ * files and hands the texts in with {@link installDefaultAssets} (the web build imports them as text).
  *
  * A named revision (`istioctl install --revision canary`) is a second control plane, `istiod-canary`:
  * its values carry `revision: canary` (the templates build CA_ADDR from it) and its mesh config
  * points proxies at `istiod-canary` for XDS. The built-in default for a revision says the same.
  */
 
-import { readFileSync } from "node:fs";
 import { ConfigError } from "./config.js";
+
+let cached: DefaultConfigFiles | undefined;
 
 /** The built-in templates, in the order they are listed in the `config` document. */
 export const DEFAULT_TEMPLATE_NAMES = ["sidecar", "gateway", "grpc-simple", "grpc-agent"] as const;
@@ -31,8 +34,35 @@ export interface DefaultConfigFiles {
   mesh: string;
 }
 
+/** The names of the asset files in `defaults/`. */
+export const DEFAULT_ASSET_NAMES = [
+  ...DEFAULT_TEMPLATE_NAMES.map((n) => `${n}.tmpl`),
+  "values.json",
+  "mesh.yaml",
+] as const;
+
+let installed: Readonly<Record<string, string>> | undefined;
+
+/** Gives the asset texts (by file name) where there are no files to read, as in a browser bundle. */
+export function installDefaultAssets(texts: Readonly<Record<string, string>>): void {
+  for (const name of DEFAULT_ASSET_NAMES) {
+    if (typeof texts[name] !== "string") throw new Error(`defaults: asset ${name} missing`);
+  }
+  installed = texts;
+  cached = undefined;
+}
+
+interface ProcessWithBuiltins {
+  getBuiltinModule?: (id: string) => unknown;
+}
+
 function readAsset(name: string): string {
-  return readFileSync(new URL(`./defaults/${name}`, import.meta.url), "utf8");
+  const given = installed?.[name];
+  if (given !== undefined) return given;
+  const proc = (globalThis as { process?: ProcessWithBuiltins }).process;
+  const fs = proc?.getBuiltinModule?.("node:fs") as typeof import("node:fs") | undefined;
+  if (fs === undefined) throw new Error("defaults: no built-in configuration assets installed in this host");
+  return fs.readFileSync(new URL(`./defaults/${name}`, import.meta.url), "utf8");
 }
 
 /** The text of one built-in template (`sidecar`, `gateway`, `grpc-simple`, `grpc-agent`). */
@@ -72,8 +102,6 @@ function configDocument(): string {
   }
   return out;
 }
-
-let cached: DefaultConfigFiles | undefined;
 
 /** The control plane's address in the built-in mesh config (revision "default"). */
 const DEFAULT_DISCOVERY_ADDRESS = "discoveryAddress: istiod.istio-system.svc:15012";

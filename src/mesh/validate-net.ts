@@ -3,7 +3,7 @@
  * splitting as Go's net.SplitHostPort, ports, DNS-1123 labels and FQDNs, IP addresses. Each returns an
  * error message (Go's text) or undefined.
  */
-import { isIP } from "node:net";
+import { parseAddr } from "../agent/capture/netip.js";
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const WILDCARD_DNS1123_LABEL = /^(\*|(\*|\*-)?[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
@@ -90,12 +90,14 @@ export function validateWildcardDomain(domain: string): string | undefined {
   return dot < 0 ? undefined : validateDNS1123Labels(domain.slice(dot + 1));
 }
 
-/** netip.ParseAddr succeeds (IPv4, IPv6, IPv6 with a zone). */
+/** netip.ParseAddr succeeds (IPv4, IPv6, IPv6 with a zone): Go's parser, ported in agent/capture/netip. */
 export function isValidIPAddress(s: string): boolean {
-  const zone = s.indexOf("%");
-  const addr = zone >= 0 ? s.slice(0, zone) : s;
-  if (zone >= 0 && (isIP(addr) !== 6 || zone === s.length - 1)) return false;
-  return isIP(addr) !== 0 && !/^0\d|\.0\d/.test(addr);
+  try {
+    parseAddr(s);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** ValidateProxyAddress: `host:port` with a valid port and a hostname or IP address. */

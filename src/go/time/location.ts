@@ -15,7 +15,8 @@ export interface Location {
 export const UTC: Location = { name: "UTC", fixed: { offset: 0, abbr: "UTC" } };
 
 function makeLocal(): Location {
-  const tz = process.env.TZ;
+  // The process's zone when there is a process (Node); a browser page has none, and runs in UTC here.
+  const tz = typeof process === "undefined" ? undefined : process.env.TZ;
   if (tz === undefined || tz === "" || tz === "UTC") return { name: "Local", fixed: { offset: 0, abbr: "UTC" } };
   const loc = loadLocation(tz.startsWith(":") ? tz.slice(1) : tz);
   return loc ? { ...loc, name: "Local" } : { name: "Local", fixed: { offset: 0, abbr: "UTC" } };

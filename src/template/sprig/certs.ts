@@ -8,20 +8,12 @@
  * (same fields, extension order, string and time types) and signed with node:crypto's sync API.
  * Keys are RSA 2048 when generated, as in Sprig.
  */
-import {
-  createHash,
-  createPublicKey,
-  generateKeyPairSync,
-  type KeyObject,
-  randomBytes,
-  sign,
-  X509Certificate,
-} from "node:crypto";
 import { formatValue } from "../../go/fmt.js";
 import { GO_OBJECT, GoError, type GoFunc, type GoObject, type GoValue, goFunc, isGoObject } from "../../go/value.js";
 import { type DerElement, derElement, derInteger, derSequence, pemEncode, readDer, readDerChildren } from "./der.js";
 import { decodeBase64Std } from "./encoding.js";
 import { KeyParseError, type ParsedKey, parsePrivateKeyPem, pemDecode, privateKeyPem } from "./keys.js";
+import { type KeyObject, nodeCrypto } from "./node-crypto.js";
 
 /** Sprig's `certificate` struct. */
 export class SprigCertificate implements GoObject {
@@ -248,7 +240,7 @@ function createCertificate(
   const sig = signatureParams(signer);
   if (signee.kind === "dsa")
     throw new GoError("error creating certificate: x509: unsupported public key type: *dsa.PublicKey");
-  const spki = createPublicKey(signee.key).export({ type: "spki", format: "der" });
+  const spki = nodeCrypto().createPublicKey(signee.key).export({ type: "spki", format: "der" });
 
   for (const name of t.dns) {
     if ([...name].some((c) => c > "\x7f"))
@@ -258,8 +250,8 @@ function createCertificate(
   const issuer = parent === "self" ? subject : parent.subject;
   const sameName = Buffer.compare(Buffer.from(issuer), Buffer.from(subject)) === 0;
   const authorityKeyId = parent !== "self" && !sameName ? parent.subjectKeyId : undefined;
-  const subjectKeyId = t.isCA ? createHash("sha1").update(spkiKeyBits(spki)).digest() : undefined;
-  if (parent !== "self" && parent.publicKey && !createPublicKey(signer.key).equals(parent.publicKey)) {
+  const subjectKeyId = t.isCA ? nodeCrypto().createHash("sha1").update(spkiKeyBits(spki)).digest() : undefined;
+  if (parent !== "self" && parent.publicKey && !nodeCrypto().createPublicKey(signer.key).equals(parent.publicKey)) {
     throw new GoError("error creating certificate: x509: provided PrivateKey doesn't match parent's PublicKey");
   }
 
@@ -287,7 +279,7 @@ function createCertificate(
     extensions.push(extension("2.5.29.17", t.cn === "", derSequence(names)));
   }
 
-  const serial = BigInt(`0x${randomBytes(16).toString("hex")}`);
+  const serial = BigInt(`0x${nodeCrypto().randomBytes(16).toString("hex")}`);
   const tbs = derSequence([
     derElement(0xa0, derInteger(2n)),
     derInteger(serial),
@@ -298,7 +290,7 @@ function createCertificate(
     spki,
     derElement(0xa3, derSequence(extensions)),
   ]);
-  const signature = sign(sig.digest, tbs, signer.key);
+  const signature = nodeCrypto().sign(sig.digest, tbs, signer.key);
   const der = derSequence([tbs, sig.algorithm, bitString(signature)]);
   return new SprigCertificate(pemEncode("CERTIFICATE", der), privateKeyPem(signee));
 }
@@ -327,7 +319,7 @@ function readParent(certPem: string): Parent {
   const block = pemDecode(certPem);
   if (!block) throw new GoError("unable to decode certificate");
   try {
-    const publicKey = new X509Certificate(block.bytes).publicKey;
+    const publicKey = new (nodeCrypto().X509Certificate)(block.bytes).publicKey;
     const tbs = readDerChildren(readDerChildren(readDer(block.bytes).content)[0]!.content);
     // After the optional [0] version: serial, signature, issuer, validity, subject.
     const fields = tbs[0]!.tag === 0xa0 ? tbs.slice(1) : tbs;
@@ -341,7 +333,7 @@ function readParent(certPem: string): Parent {
 // --- the template functions ---
 
 function newRsaKey(): ParsedKey {
-  return { kind: "rsa", key: generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey };
+  return { kind: "rsa", key: nodeCrypto().generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey };
 }
 
 /** Parses a key PEM argument, wrapping failures as `PREFIX: reason` the way each Sprig function does. */
@@ -398,7 +390,7 @@ function buildCustomCert(b64cert: string, b64key: string): SprigCertificate {
   const block = pemDecode(cert);
   if (!block) throw new GoError("unable to decode certificate");
   try {
-    new X509Certificate(block.bytes);
+    new (nodeCrypto().X509Certificate)(block.bytes);
   } catch {
     throw new GoError("error parsing certificate: decodedCert.Bytes: x509: malformed certificate");
   }

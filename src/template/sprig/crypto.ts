@@ -8,20 +8,12 @@
  * runtime panics inside these functions (bad slice bounds in decryptAES, a negative randBytes count)
  * reach the template as errors carrying the runtime's message, which we reproduce.
  */
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  generateKeyPairSync,
-  randomBytes,
-  randomUUID,
-  scryptSync,
-} from "node:crypto";
 import bcryptLib from "bcryptjs";
 import { GoError, type GoFunc, type GoValue, goFunc, intValue } from "../../go/value.js";
 import { derInteger, derSequence, derToBigInt, modPow, pemEncode, readDer, readDerChildren } from "./der.js";
-import { bytesToString, decodeBase64Std, utf8Bytes } from "./encoding.js";
+import { bytesToString, decodeBase64Std, encodeBase64Std, utf8Bytes } from "./encoding.js";
 import { checkResultSize } from "./limits.js";
+import { nodeCrypto } from "./node-crypto.js";
 
 /** Go's x/crypto bcrypt: cost 10 and the `$2a$` prefix (bcryptjs defaults to `$2b$`, same algorithm). */
 function bcryptHash(password: string): string {
@@ -97,8 +89,14 @@ function derivePassword(counter: number, passwordType: string, password: string,
   const templates = Object.hasOwn(PASSWORD_TEMPLATES, passwordType) ? PASSWORD_TEMPLATES[passwordType] : undefined;
   if (!templates) return `cannot find password template ${passwordType}`;
   // scrypt N=32768, r=8, p=2 needs 64 MiB, above node's default memory cap.
-  const key = scryptSync(utf8Bytes(password), framed(user), 64, { N: 32768, r: 8, p: 2, maxmem: 256 * 1024 * 1024 });
-  const seed = createHmac("sha256", key)
+  const key = nodeCrypto().scryptSync(utf8Bytes(password), framed(user), 64, {
+    N: 32768,
+    r: 8,
+    p: 2,
+    maxmem: 256 * 1024 * 1024,
+  });
+  const seed = nodeCrypto()
+    .createHmac("sha256", key)
     .update(Buffer.concat([framed(site), uint32BE(counter)]))
     .digest();
   const template = templates[seed[0]! % templates.length]!;
@@ -118,7 +116,7 @@ function derivePassword(counter: number, passwordType: string, password: string,
  * (PKCS#8 carries P, Q, G and X; Y = G^X mod P).
  */
 function generateDsaPem(): string {
-  const { privateKey } = generateKeyPairSync("dsa", { modulusLength: 2048, divisorLength: 256 });
+  const { privateKey } = nodeCrypto().generateKeyPairSync("dsa", { modulusLength: 2048, divisorLength: 256 });
   const pkcs8 = privateKey.export({ type: "pkcs8", format: "der" });
   const [, algorithm, keyOctets] = readDerChildren(readDer(pkcs8).content);
   const [, params] = readDerChildren(algorithm!.content);
@@ -133,19 +131,19 @@ export function generatePrivateKeyPem(type: string): string {
   switch (type) {
     case "":
     case "rsa":
-      return generateKeyPairSync("rsa", { modulusLength: 4096 }).privateKey.export({
+      return nodeCrypto().generateKeyPairSync("rsa", { modulusLength: 4096 }).privateKey.export({
         type: "pkcs1",
         format: "pem",
       }) as string;
     case "dsa":
       return generateDsaPem();
     case "ecdsa":
-      return generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({
+      return nodeCrypto().generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({
         type: "sec1",
         format: "pem",
       }) as string;
     case "ed25519":
-      return generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+      return nodeCrypto().generateKeyPairSync("ed25519").privateKey.export({ type: "pkcs8", format: "pem" }) as string;
     default:
       return `Unknown type ${type}`;
   }
@@ -161,9 +159,9 @@ function aesKey(password: string): Buffer {
 
 function encryptAES(password: string, plaintext: string): string {
   if (plaintext === "") return "";
-  const iv = randomBytes(16);
+  const iv = nodeCrypto().randomBytes(16);
   // node's default PKCS#7 padding is the padding Sprig adds by hand.
-  const cipher = createCipheriv("aes-256-cbc", aesKey(password), iv);
+  const cipher = nodeCrypto().createCipheriv("aes-256-cbc", aesKey(password), iv);
   const body = Buffer.concat([cipher.update(utf8Bytes(plaintext)), cipher.final()]);
   return Buffer.concat([iv, body]).toString("base64");
 }
@@ -181,7 +179,7 @@ function decryptAES(password: string, crypt64: string): string {
   const body = crypt.subarray(16);
   if (body.length % 16 !== 0) throw new GoError("crypto/cipher: input not full blocks");
   // Sprig strips the padding without checking it: the last byte says how many bytes to drop.
-  const decipher = createDecipheriv("aes-256-cbc", aesKey(password), crypt.subarray(0, 16));
+  const decipher = nodeCrypto().createDecipheriv("aes-256-cbc", aesKey(password), crypt.subarray(0, 16));
   decipher.setAutoPadding(false);
   const plain = Buffer.concat([decipher.update(body), decipher.final()]);
   if (plain.length === 0) throw new GoError("runtime error: index out of range [-1]");
@@ -193,7 +191,10 @@ function decryptAES(password: string, crypt64: string): string {
 function randBytes(count: bigint): string {
   checkResultSize("randBytes", count > 0n ? (count * 4n) / 3n : 0n);
   if (count < 0n) throw new GoError("runtime error: makeslice: len out of range");
-  return randomBytes(Number(count)).toString("base64");
+  const bytes = new Uint8Array(Number(count));
+  // getRandomValues fills at most 65,536 bytes per call.
+  for (let i = 0; i < bytes.length; i += 65536) globalThis.crypto.getRandomValues(bytes.subarray(i, i + 65536));
+  return encodeBase64Std(bytes);
 }
 
 /** The uint32 counter may arrive as a plain int or a TypedNumber("uint32", ...). */
@@ -225,5 +226,5 @@ export const cryptoFuncs: Record<string, GoFunc> = {
     "(string, error)",
   ),
   randBytes: goFunc("randBytes", ["int"], (n) => randBytes(n as bigint), "(string, error)"),
-  uuidv4: goFunc("uuidv4", [], () => randomUUID(), "string"),
+  uuidv4: goFunc("uuidv4", [], () => globalThis.crypto.randomUUID(), "string"),
 };

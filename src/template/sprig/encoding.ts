@@ -6,7 +6,9 @@
  * its input (that is what Go's `[]byte(s)` sees). Decoded bytes that are not valid UTF-8 cannot be kept
  * exactly in a JavaScript string: they become U+FFFD, where Go would keep the raw bytes.
  */
-import { createHash } from "node:crypto";
+import { sha1 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { type GoFunc, goFunc } from "../../go/value.js";
 
 const B64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -36,6 +38,21 @@ class CorruptInput extends Error {
   constructor(kind: "base64" | "base32", offset: number) {
     super(`illegal ${kind} data at input byte ${offset}`);
   }
+}
+
+const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** base64.StdEncoding.EncodeToString (padded), by hand so that it needs neither Buffer nor btoa's Latin-1 detour. */
+export function encodeBase64Std(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const left = bytes.length - i;
+    out += BASE64_ALPHABET[(n >> 18) & 63]! + BASE64_ALPHABET[(n >> 12) & 63]!;
+    out += left > 1 ? BASE64_ALPHABET[(n >> 6) & 63]! : "=";
+    out += left > 2 ? BASE64_ALPHABET[n & 63]! : "=";
+  }
+  return out;
 }
 
 const isNewline = (c: number): boolean => c === 0x0a || c === 0x0d;
@@ -164,7 +181,7 @@ function adler32(bytes: Uint8Array): number {
 }
 
 function hexDigest(algorithm: "sha1" | "sha256", s: string): string {
-  return createHash(algorithm).update(utf8Bytes(s)).digest("hex");
+  return bytesToHex((algorithm === "sha1" ? sha1 : sha256)(utf8Bytes(s)));
 }
 
 /** Sprig returns the decoder's error text in place of the decoded string. */
@@ -178,7 +195,7 @@ function decodeOrErrorText(decode: (s: string) => Uint8Array, s: string): string
 }
 
 export const encodingFuncs: Record<string, GoFunc> = {
-  b64enc: goFunc("b64enc", ["string"], (s) => Buffer.from(utf8Bytes(s as string)).toString("base64"), "string"),
+  b64enc: goFunc("b64enc", ["string"], (s) => encodeBase64Std(utf8Bytes(s as string)), "string"),
   b64dec: goFunc("b64dec", ["string"], (s) => decodeOrErrorText(decodeBase64Std, s as string), "string"),
   b32enc: goFunc("b32enc", ["string"], (s) => encodeBase32Std(utf8Bytes(s as string)), "string"),
   b32dec: goFunc("b32dec", ["string"], (s) => decodeOrErrorText(decodeBase32Std, s as string), "string"),

@@ -4,8 +4,8 @@
  * on top of node:crypto KeyObjects. DSA keys are recognised but kept as raw parts: node can parse
  * them, yet Go cannot sign certificates with them, and the certificate code reports Go's errors.
  */
-import { createPrivateKey, type KeyObject } from "node:crypto";
 import { derToBigInt, readDer, readDerChildren } from "./der.js";
+import { type KeyObject, nodeCrypto } from "./node-crypto.js";
 
 export type ParsedKey = { kind: "rsa" | "ec" | "ed25519"; key: KeyObject } | { kind: "dsa" };
 
@@ -56,7 +56,7 @@ const MALFORMED = "asn1: structure error: malformed key";
 
 function loadDer(der: Buffer, type: "pkcs1" | "sec1" | "pkcs8", what: string): KeyObject {
   try {
-    return createPrivateKey({ key: der, format: "der", type });
+    return nodeCrypto().createPrivateKey({ key: der, format: "der", type });
   } catch {
     throw new KeyParseError(what ? `${what}${MALFORMED}` : MALFORMED);
   }

@@ -7,7 +7,7 @@
  * bytes. Where Go would cut a character in half the result is invalid UTF-8; here the broken
  * character decodes to U+FFFD instead.
  */
-import { randomInt } from "node:crypto";
+
 import { formatValue } from "../../go/fmt.js";
 import { quote as goQuote } from "../../go/strconv.js";
 import {
@@ -24,6 +24,7 @@ import {
   withGoType,
 } from "../../go/value.js";
 import { checkResultSize } from "./limits.js";
+import { randomInt } from "./random.js";
 import {
   abbreviateFull,
   deleteWhiteSpace,

@@ -1,0 +1,238 @@
+/**
+ * The playground's computation, with no DOM: the page's state in, every output tab out. It runs
+ * the same code as the CLI (kube-inject, check-inject, capture-rules, proxy-config), on the texts
+ * the user gives or the built-in configuration.
+ */
+import { LineCounter, parseAllDocuments } from "yaml";
+import { proxyConfigReport } from "../src/agent/bootstrap/index.js";
+import { captureRules } from "../src/agent/capture/capture-report.js";
+import { injectYaml, loadInjectorConfig } from "../src/index.js";
+import { parseInjectorConfig } from "../src/inject/config.js";
+import { defaultConfigFiles } from "../src/inject/defaults.js";
+import { configMapKey } from "../src/inject/injector.js";
+import { documentDiffs } from "../src/kube/document-diff.js";
+import { readMeshConfig } from "../src/mesh/index.js";
+import { parseLabelPairs } from "../src/report/check-inject-inputs.js";
+import { checkInjectReport } from "../src/report/check-inject-report.js";
+import { webhookConfiguration } from "../src/webhook/webhook-config.js";
+
+/** Everything the page lets the user set; also what the share URL carries. */
+export interface PlaygroundState {
+  workload: string;
+  namespace: string;
+  /** The namespace's labels, `k=v,k2=v2`. */
+  namespaceLabels: string;
+  /** A pasted istio-sidecar-injector ConfigMap (or its `config` key); "" = built-in. */
+  injectorConfig: string;
+  /** A pasted istio ConfigMap (or its `mesh` key); "" = built-in. */
+  meshConfig: string;
+  revision: string;
+  nativeSidecars: boolean;
+}
+
+export const INITIAL_STATE: Omit<PlaygroundState, "workload"> = {
+  namespace: "default",
+  namespaceLabels: "istio-injection=enabled",
+  injectorConfig: "",
+  meshConfig: "",
+  revision: "",
+  nativeSidecars: false,
+};
+
+export interface PlaygroundError {
+  /** Which input: "workload", "injector config", "mesh config", "namespace labels". */
+  input: string;
+  /** 1-based document and line when known. */
+  document?: number;
+  line?: number;
+  message: string;
+}
+
+export interface PlaygroundResult {
+  injected: string;
+  diff: string;
+  why: string;
+  traffic: string;
+  proxy: string;
+  /** Whether every workload would be injected in the cluster (the why tab's verdict). */
+  verdict: "injected" | "not injected" | "partly injected" | "no workload";
+  errors: PlaygroundError[];
+  warnings: string[];
+}
+
+const WORKLOAD = "workload";
+
+/** YAML syntax errors with their document and line, before anything else reads the text. */
+export function yamlErrors(text: string, input: string): PlaygroundError[] {
+  const lineCounter = new LineCounter();
+  const out: PlaygroundError[] = [];
+  parseAllDocuments(text, { lineCounter }).forEach((doc, i) => {
+    for (const e of doc.errors) {
+      const line = lineCounter.linePos(e.pos[0]).line;
+      out.push({ input, document: i + 1, line, message: e.message.split("\n")[0] ?? e.message });
+    }
+  });
+  return out;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, " ");
+
+/** Runs one step; an error becomes an inline error and an empty tab. */
+function attempt(errors: PlaygroundError[], input: string, f: () => string): string {
+  try {
+    return f();
+  } catch (e) {
+    errors.push({ input, message: message(e) });
+    return "";
+  }
+}
+
+let lastInjector: { key: string; injector: ReturnType<typeof loadInjectorConfig> } | undefined;
+
+/**
+ * The injector for the state's configuration, loaded (templates parsed) once per configuration:
+ * typing in the workload re-injects without reading the configuration again.
+ */
+function loadedInjector(state: PlaygroundState): ReturnType<typeof loadInjectorConfig> {
+  const key = JSON.stringify([state.injectorConfig, state.meshConfig, state.revision]);
+  if (lastInjector?.key !== key) {
+    const injector = loadInjectorConfig({
+      config: state.injectorConfig.trim() === "" ? undefined : state.injectorConfig,
+      mesh: state.meshConfig.trim() === "" ? undefined : state.meshConfig,
+      revision: state.revision,
+    });
+    lastInjector = { key, injector };
+  }
+  return lastInjector.injector;
+}
+
+/** Every output tab for `state`. */
+export function runPlayground(state: PlaygroundState): PlaygroundResult {
+  const empty: PlaygroundResult = {
+    injected: "",
+    diff: "",
+    why: "",
+    traffic: "",
+    proxy: "",
+    verdict: "no workload",
+    errors: [],
+    warnings: [],
+  };
+  const errors = [
+    ...yamlErrors(state.workload, WORKLOAD),
+    ...(state.injectorConfig.trim() === "" ? [] : yamlErrors(state.injectorConfig, "injector config")),
+    ...(state.meshConfig.trim() === "" ? [] : yamlErrors(state.meshConfig, "mesh config")),
+  ];
+  if (errors.length > 0) return { ...empty, errors };
+
+  const warnings: string[] = [];
+  let injector: ReturnType<typeof loadInjectorConfig>;
+  let meshText: string;
+  let configText: string;
+  try {
+    const defaults = defaultConfigFiles(state.revision);
+    configText =
+      state.injectorConfig.trim() === ""
+        ? defaults.config
+        : configMapKey(state.injectorConfig, "config", "injector config");
+    meshText = state.meshConfig.trim() === "" ? defaults.mesh : configMapKey(state.meshConfig, "mesh", "mesh config");
+    injector = loadedInjector(state);
+  } catch (e) {
+    return { ...empty, errors: [{ input: "configuration", message: message(e) }] };
+  }
+
+  let labels: Record<string, string>;
+  try {
+    labels = parseLabelPairs(state.namespaceLabels, "namespace labels");
+  } catch (e) {
+    return { ...empty, errors: [{ input: "namespace labels", message: message(e) }] };
+  }
+
+  const injected = attempt(errors, WORKLOAD, () =>
+    // kube-inject's own call: the same settings the CLI passes.
+    kubeInjectText(injector, state, (w) => warnings.push(w)),
+  );
+  const diff =
+    injected === "" ? "" : attempt(errors, WORKLOAD, () => documentDiffs(WORKLOAD, state.workload, injected));
+
+  let verdict: PlaygroundResult["verdict"] = "no workload";
+  const why = attempt(errors, WORKLOAD, () => {
+    const config = parseInjectorConfig(configText, "injector config");
+    const report = checkInjectReport(state.workload, {
+      source: WORKLOAD,
+      namespace: state.namespace.trim() === "" ? "default" : state.namespace.trim(),
+      namespaces: { extra: labels },
+      webhookConfigs: [webhookConfiguration(state.revision === "" ? {} : { revision: state.revision })],
+      policy: {
+        policy: config.policy,
+        neverInjectSelector: config.neverInjectSelector,
+        alwaysInjectSelector: config.alwaysInjectSelector,
+      },
+    });
+    warnings.push(...report.warnings);
+    const yes = report.workloads.filter((w) => w.verdict.injected).length;
+    verdict =
+      report.workloads.length === 0
+        ? "no workload"
+        : yes === report.workloads.length
+          ? "injected"
+          : yes === 0
+            ? "not injected"
+            : "partly injected";
+    return report.text;
+  });
+
+  const namespace = state.namespace.trim() === "" ? "default" : state.namespace.trim();
+  const traffic =
+    injected === ""
+      ? ""
+      : attempt(errors, "traffic", () => {
+          const r = captureRules(injected, { source: WORKLOAD, namespace, ipv6: false, dnsServers: [] });
+          warnings.push(...r.warnings);
+          return r.text;
+        });
+  const proxy =
+    injected === ""
+      ? ""
+      : attempt(errors, "proxy", () =>
+          proxyConfigReport(injected, {
+            source: WORKLOAD,
+            meshConfigText: meshText,
+            mesh: readMeshConfig(meshText),
+            namespace,
+          }),
+        );
+  return { injected, diff, why, traffic, proxy, verdict, errors, warnings };
+}
+
+function kubeInjectText(
+  injector: ReturnType<typeof loadInjectorConfig>,
+  state: PlaygroundState,
+  warn: (w: string) => void,
+): string {
+  return injectYaml(injector, state.workload, {
+    revision: state.revision,
+    nativeSidecars: state.nativeSidecars,
+    onWarning: warn,
+  });
+}
+
+/** The equivalent CLI call, self-contained (the workload and any pasted ConfigMaps as here-documents). */
+export function kubeInjectCommand(state: PlaygroundState): string {
+  const files: string[] = [];
+  const args = ["meshinject kube-inject -f workload.yaml"];
+  const heredoc = (name: string, text: string) =>
+    files.push(`cat > ${name} <<'MESHINJECT_EOF'\n${text.replace(/\n?$/, "\n")}MESHINJECT_EOF`);
+  heredoc("workload.yaml", state.workload);
+  if (state.injectorConfig.trim() !== "") {
+    heredoc("inject-config.yaml", state.injectorConfig);
+    args.push("--injectConfigFile inject-config.yaml");
+  }
+  if (state.meshConfig.trim() !== "") {
+    heredoc("mesh-config.yaml", state.meshConfig);
+    args.push("--meshConfigFile mesh-config.yaml");
+  }
+  if (state.revision !== "") args.push(`--revision ${state.revision}`);
+  if (state.nativeSidecars) args.push("--native-sidecars on");
+  return `${files.join("\n")}\n${args.join(" ")}\n`;
+}
