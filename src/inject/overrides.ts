@@ -29,13 +29,14 @@ import { clearAgentScrapeAnnotations } from "./prometheus-merge.js";
 /** The special image that means "keep the injected image". */
 export const AUTO_IMAGE = "auto";
 
-interface ParsedOverrides {
+/** The user's own containers under injected names, as recorded in the overrides annotation. */
+export interface ParsedOverrides {
   containers: Container[];
   initContainers: Container[];
 }
 
 /** Reads the overrides annotation; a malformed one is an error naming the annotation. */
-function readOverrides(pod: Pod): ParsedOverrides {
+export function readOverrides(pod: Pod): ParsedOverrides {
   const text = pod.metadata.annotations?.[OVERRIDES_ANNOTATION];
   if (text === undefined) return { containers: [], initContainers: [] };
   let parsed: unknown;

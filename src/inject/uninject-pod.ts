@@ -10,6 +10,7 @@
  */
 
 import { isRecord } from "../go/json.js";
+import { type ParsedOverrides, readOverrides } from "./overrides.js";
 import {
   type Container,
   clone,
@@ -62,21 +63,12 @@ function checkStatusText(pod: Pod): void {
 }
 
 /** The recorded user containers (`proxy.istio.io/overrides`), in the lists they were recorded for. */
-function recordedOverrides(pod: Pod): { containers: Container[]; initContainers: Container[] } {
-  const text = pod.metadata.annotations?.[OVERRIDES_ANNOTATION];
-  if (text === undefined) return { containers: [], initContainers: [] };
-  let parsed: unknown;
+function recordedOverrides(pod: Pod): ParsedOverrides {
   try {
-    parsed = JSON.parse(text);
+    return readOverrides(pod);
   } catch (e) {
-    throw new UninjectError(
-      `annotation ${OVERRIDES_ANNOTATION} is not valid JSON (${(e as Error).message}): the user's own containers cannot be restored`,
-    );
+    throw new UninjectError(`${(e as Error).message}: the user's own containers cannot be restored`);
   }
-  const list = (v: unknown) => (Array.isArray(v) ? v.filter(isRecord) : []) as Container[];
-  return isRecord(parsed)
-    ? { containers: list(parsed.containers), initContainers: list(parsed.initContainers) }
-    : { containers: [], initContainers: [] };
 }
 
 /**
