@@ -82,6 +82,13 @@ describe("playground in chromium", { timeout: 120_000 }, () => {
     assert.match((await page.locator("#status").textContent()) ?? "", /Verdict: injected/);
   });
 
+  it("the Envoy bootstrap tab: what the pod's agent would write", async () => {
+    await page.click("#tab-bootstrap");
+    const bootstrap = (await panel(page, "bootstrap").textContent()) ?? "";
+    assert.match(bootstrap, /^# Deployment default\/curl/);
+    assert.match(bootstrap, /"id": "sidecar~10\.0\.0\.1~curl-7d4c9b-x2x7z\.default~default\.svc\.cluster\.local"/);
+  });
+
   it("the namespace label off: not injected, and why", async () => {
     await page.fill("#ns-labels", "");
     await settled(page);

@@ -24,7 +24,7 @@ const meshConfigInput = byId<HTMLTextAreaElement>("mesh-config");
 const errorsList = byId<HTMLUListElement>("errors");
 const status = byId<HTMLParagraphElement>("status");
 const copied = byId<HTMLSpanElement>("copied");
-const TABS = ["injected", "diff", "why", "traffic", "proxy"] as const;
+const TABS = ["injected", "diff", "why", "traffic", "proxy", "bootstrap"] as const;
 
 for (const ex of EXAMPLES) exampleSelect.add(new Option(ex.title, ex.id));
 exampleSelect.add(new Option("(your own)", "custom"));
@@ -101,6 +101,7 @@ function update(): void {
   pre("why").textContent = result.why;
   pre("traffic").textContent = result.traffic;
   pre("proxy").textContent = result.proxy;
+  pre("bootstrap").textContent = result.bootstrap;
   errorsList.replaceChildren(
     ...result.errors.map((e) => {
       const li = document.createElement("li");

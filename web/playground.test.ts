@@ -33,6 +33,7 @@ describe("playground", () => {
     assert.match(r.why, /verdict: injected/);
     assert.match(r.traffic, /-A ISTIO_OUTPUT/);
     assert.match(r.proxy, /discoveryAddress: istiod\.istio-system\.svc:15012/);
+    assert.match(r.bootstrap, /"id": "sidecar~10\.0\.0\.1~curl-7d4c9b-x2x7z\.default~default\.svc\.cluster\.local"/);
   });
 
   it("no namespace label: not injected, with the reason", () => {

@@ -4,6 +4,7 @@
  * the user gives or the built-in configuration.
  */
 import { LineCounter, parseAllDocuments } from "yaml";
+import { envoyBootstrapPreview } from "../src/agent/bootstrap/envoy-preview.js";
 import { proxyConfigReport } from "../src/agent/bootstrap/index.js";
 import { captureRules } from "../src/agent/capture/capture-report.js";
 import { injectYaml, loadInjectorConfig } from "../src/index.js";
@@ -54,6 +55,8 @@ export interface PlaygroundResult {
   why: string;
   traffic: string;
   proxy: string;
+  /** The Envoy bootstrap each injected pod's agent would write. */
+  bootstrap: string;
   /** Whether every workload would be injected in the cluster (the why tab's verdict). */
   verdict: "injected" | "not injected" | "partly injected" | "no workload";
   errors: PlaygroundError[];
@@ -114,6 +117,7 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
     why: "",
     traffic: "",
     proxy: "",
+    bootstrap: "",
     verdict: "no workload",
     errors: [],
     warnings: [],
@@ -202,7 +206,13 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
             namespace,
           }),
         );
-  return { injected, diff, why, traffic, proxy, verdict, errors, warnings };
+  const bootstrap =
+    injected === ""
+      ? ""
+      : attempt(errors, "bootstrap", () =>
+          envoyBootstrapPreview(injected, { source: WORKLOAD, namespace, podIP: "10.0.0.1" }),
+        );
+  return { injected, diff, why, traffic, proxy, bootstrap, verdict, errors, warnings };
 }
 
 function kubeInjectText(
