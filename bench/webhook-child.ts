@@ -15,8 +15,9 @@
 
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import type { LogLevel } from "../src/webhook/defaults.js";
 import { DEFAULT_LIMITS } from "../src/webhook/limits.js";
-import { createLogger, type LogLevel } from "../src/webhook/logging.js";
+import { createLogger } from "../src/webhook/logging.js";
 import { type RunningServer, type ServerOptions, startServer } from "../src/webhook/server.js";
 import { checkPair, type TlsPair } from "../src/webhook/tls.js";
 

@@ -12,7 +12,7 @@ import { DocumentError } from "../inject/kube-inject.js";
 import { TemplateError } from "../template/index.js";
 import { CertsError } from "../webhook/certs.js";
 import { WebhookConfigError } from "../webhook/webhook-config.js";
-import { AGENT_USAGE, agentCommand } from "./agent.js";
+import { AGENT_USAGE } from "./agent-usage.js";
 import { captureRulesCommand } from "./capture-rules.js";
 import { CertsCliError, registerCerts } from "./certs.js";
 import { checkInjectCommand } from "./check-inject.js";
@@ -207,6 +207,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   // `agent` reads pilot-agent's command line itself (pflag syntax, unknown flags accepted).
   if (argv[2] === "agent") {
     try {
+      // Loaded only here: the agent's servers (gRPC, DNS, metrics) are not needed by the other commands.
+      const { agentCommand } = await import("./agent.js");
       process.exitCode = await agentCommand(argv.slice(3));
     } catch (e) {
       process.stderr.write(`meshinject: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);

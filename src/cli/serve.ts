@@ -11,11 +11,11 @@ import type { Command } from "commander";
 import { readYaml } from "../go/yaml/read.js";
 import { splitYamlStream } from "../kube/stream.js";
 import type { WebhookState } from "../webhook/admission.js";
+import { DEFAULT_METRICS_PORT, DEFAULT_PORT, isLogLevel, LOG_LEVELS } from "../webhook/defaults.js";
 import { warnAboutIstiodWebhooks } from "../webhook/istiod-check.js";
-import { createLogger, isLogLevel, LOG_LEVELS } from "../webhook/logging.js";
 import { inClusterNamespaces } from "../webhook/namespaces.js";
 import type { NamespaceLike } from "../webhook/openshift.js";
-import { DEFAULT_METRICS_PORT, DEFAULT_PORT, type ServerOptions, startServer } from "../webhook/server.js";
+import type { ServerOptions, startServer } from "../webhook/server.js";
 import {
   DEFAULT_CIPHER_SUITES,
   parseCipherSuites,
@@ -237,6 +237,9 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
   if (!isLogLevel(opts.logLevel)) {
     throw new ServeError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(opts.logLevel)}`);
   }
+  // The server stack (pino, prom-client, ...) is loaded only when serve runs, not for other commands.
+  const { createLogger } = await import("../webhook/logging.js");
+  const { startServer } = await import("../webhook/server.js");
   const logger = createLogger({ level: opts.logLevel });
   const tls = tlsFiles(opts);
   const onPlatform = platform(opts.platform);

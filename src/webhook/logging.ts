@@ -12,8 +12,7 @@ import { type DestinationStream, type Logger, pino } from "pino";
 
 export type { Logger } from "pino";
 
-export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import type { LogLevel } from "./defaults.js";
 
 export interface LoggerOptions {
   level?: LogLevel;
@@ -31,8 +30,4 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
-}
-
-export function isLogLevel(value: string): value is LogLevel {
-  return (LOG_LEVELS as readonly string[]).includes(value);
 }

@@ -32,6 +32,7 @@ import {
   type StateSettings,
 } from "./config-watch.js";
 import { manageConnections, refuseConnect } from "./connections.js";
+import { DEFAULT_METRICS_PORT, DEFAULT_PORT } from "./defaults.js";
 import { expectsContinue } from "./discard-body.js";
 import { isHealthPath, serveHealth } from "./health.js";
 import { createInjectHandler } from "./inject-handler.js";
@@ -47,10 +48,6 @@ import { shutdownOf } from "./shutdown.js";
 import { type CheckedPair, checkPair, TlsError, type TlsFiles, type TlsPair } from "./tls.js";
 import { DEFAULT_TLS_POLICY, type TlsPolicy } from "./tls-policy.js";
 import { selfSignedCertificate } from "./tls-self-signed.js";
-
-/** Istio's ports: the injection webhook on istiod's 15017, its metrics on 15014. */
-export const DEFAULT_PORT = 15017;
-export const DEFAULT_METRICS_PORT = 15014;
 
 export interface ServerOptions {
   /** HTTPS port (0: any free port). Default 15017. */
