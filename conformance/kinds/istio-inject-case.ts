@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { readYaml } from "../../src/go/yaml/read.js";
 import { type InjectorConfig, parseValues } from "../../src/inject/config.js";
 import { compileTemplates, type LoadedInjector } from "../../src/inject/injector.js";
+import type { KubeInjectOptions } from "../../src/inject/kube-inject.js";
 import type { MeshConfig } from "../../src/mesh/index.js";
 
 /** The fields of case.json the runners read. */
@@ -79,5 +80,18 @@ export function caseInjector(caseDir: string, meta: IstioInjectCase): LoadedInje
       values: parseValues(read("values.json")),
       compliancePolicy: meta.compliancePolicy,
     },
+  };
+}
+
+/** kube-inject's options for a case: its injector, its kube-inject revision and native-sidecar setting. */
+export function caseKubeInjectOptions(caseDir: string, meta: IstioInjectCase): KubeInjectOptions {
+  const injector = caseInjector(caseDir, meta);
+  return {
+    settings: injector.settings,
+    config: injector.config,
+    meshConfig: injector.meshConfig,
+    revision: meta.kubeInjectRevision,
+    nativeSidecar: meta.nativeSidecars,
+    warn: () => {},
   };
 }

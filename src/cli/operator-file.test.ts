@@ -1,23 +1,13 @@
 // `--operatorFileName`: kube-inject (and uninject) with the configuration an IstioOperator install
 // file makes, offline, run from source through tsx as a user runs them.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { meshinjectWithInput } from "../../test/meshinject-cli.js";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-
-function meshinject(args: string[], input = "") {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    cwd: root,
-    encoding: "utf8",
-    input,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const meshinject = (args: string[], input = "") => meshinjectWithInput(input, ...args);
 
 const IOP = `apiVersion: install.istio.io/v1alpha1
 kind: IstioOperator

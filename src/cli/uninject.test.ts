@@ -1,24 +1,14 @@
 // End-to-end tests of `meshinject uninject` and of `--diff` (kube-inject and uninject), run from
 // source through tsx as a user runs them.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { meshinjectWithInput, repoRoot } from "../../test/meshinject-cli.js";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-
-function meshinject(args: string[], input = "") {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    cwd: root,
-    encoding: "utf8",
-    input,
-    env: { ...process.env, MESHINJECT_DEBUG: "" },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const root = repoRoot;
+const meshinject = (args: string[], input = "") => meshinjectWithInput(input, ...args);
 
 describe("meshinject uninject", async () => {
   const dir = await mkdtemp(join(tmpdir(), "meshinject-uninject-"));

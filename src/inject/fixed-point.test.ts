@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import {
-  caseInjector,
+  caseKubeInjectOptions,
   ISTIO_NOT_FIXED_POINTS,
   type IstioInjectCase,
   readCase,
@@ -28,16 +28,8 @@ const NOT_FIXED_POINTS = ISTIO_NOT_FIXED_POINTS;
 
 /** Builds the injector a case runs with (as the istio-inject conformance runner does). */
 function caseInjectorFor(dir: string, meta: IstioInjectCase): (text: string) => string {
-  const injector = caseInjector(dir, meta);
-  return (text) =>
-    kubeInject(text, {
-      settings: injector.settings,
-      config: injector.config,
-      meshConfig: injector.meshConfig,
-      revision: meta.kubeInjectRevision,
-      nativeSidecar: meta.nativeSidecars,
-      warn: () => {},
-    });
+  const options = caseKubeInjectOptions(dir, meta);
+  return (text) => kubeInject(text, options);
 }
 
 /** The documents of a stream as normalised objects (typed kinds in their Go struct shape). */

@@ -8,13 +8,13 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import { caseInjector, type IstioInjectCase, readCase } from "../../conformance/kinds/istio-inject-case.js";
+import { caseKubeInjectOptions, readCase } from "../../conformance/kinds/istio-inject-case.js";
 import { isRecord } from "../go/json.js";
 import { readYaml } from "../go/yaml/read.js";
 import { splitYamlStream } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import { isInjectable } from "../kube/workloads.js";
-import { type KubeInjectOptions, kubeInject } from "./kube-inject.js";
+import { kubeInject } from "./kube-inject.js";
 import { STATUS_ANNOTATION } from "./pod.js";
 import { kubeUninject } from "./uninject.js";
 
@@ -56,18 +56,6 @@ function firstDifference(want: unknown, got: unknown, path = ""): string {
   return `${path || "/"}: want ${JSON.stringify(want)?.slice(0, 200)}, got ${JSON.stringify(got)?.slice(0, 200)}`;
 }
 
-function optionsFor(dir: string, meta: IstioInjectCase): KubeInjectOptions {
-  const injector = caseInjector(dir, meta);
-  return {
-    settings: injector.settings,
-    config: injector.config,
-    meshConfig: injector.meshConfig,
-    revision: meta.kubeInjectRevision,
-    nativeSidecar: meta.nativeSidecars,
-    warn: () => {},
-  };
-}
-
 if (!existsSync(CORPUS)) {
   it("uninjection of the corpus", { skip: `corpus folder ${CORPUS} is absent (CI has it)` }, () => {});
 } else {
@@ -82,7 +70,7 @@ if (!existsSync(CORPUS)) {
 
     for (const c of cases) {
       it(c.name, () => {
-        const options = optionsFor(c.dir, c.meta);
+        const options = caseKubeInjectOptions(c.dir, c.meta);
         const input = readFileSync(join(c.dir, "input.yaml"), "utf8");
         const injected = kubeInject(input, options);
         const uninjected = kubeUninject(injected, options);
