@@ -10,14 +10,10 @@ export interface Run {
   failed: boolean;
 }
 
-/** Runs `make(io)`'s action with `args`, reading `-f NAME` from `files[NAME]`. */
-export async function runManifestCommand(
-  make: (io: ManifestCommandIO) => Command,
-  files: Record<string, string>,
-  args: string[],
-): Promise<Run> {
+/** I/O on in-memory files (`-f NAME` reads `files[NAME]`), recording what is written in `out`. */
+export function recordingIo(files: Record<string, string> = {}): { io: ManifestCommandIO; out: Run } {
   const out: Run = { stdout: "", stderr: "", failed: false };
-  const command = make({
+  const io: ManifestCommandIO = {
     readInput: async (path) => {
       const text = files[path];
       if (text === undefined) throw new Error(`test: no file ${path}`);
@@ -32,7 +28,18 @@ export async function runManifestCommand(
     fail: () => {
       out.failed = true;
     },
-  });
+  };
+  return { io, out };
+}
+
+/** Runs `make(io)`'s action with `args`, reading `-f NAME` from `files[NAME]`. */
+export async function runManifestCommand(
+  make: (io: ManifestCommandIO) => Command,
+  files: Record<string, string>,
+  args: string[],
+): Promise<Run> {
+  const { io, out } = recordingIo(files);
+  const command = make(io);
   command.exitOverride();
   await command.parseAsync(args, { from: "user" });
   return out;

@@ -1,6 +1,9 @@
-// Runs the `meshinject` command from source (through tsx), as the end-to-end CLI tests do.
+// Runs the `meshinject` command for the CLI tests: in process through main(argv, io) with in-memory
+// streams (most tests), or as the real binary from source through tsx (where the process matters).
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { CliIo } from "../src/cli/io.js";
+import { main } from "../src/cli/program.js";
 
 /** The repository's root folder. */
 export const repoRoot = fileURLToPath(new URL("../", import.meta.url));
@@ -11,17 +14,61 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `meshinject ARGS...` with no standard input; its exit code and output. */
-export function meshinject(...args: string[]): CliRun {
-  return meshinjectWithInput(undefined, ...args);
+export interface RunOptions {
+  /** Standard input (none: an empty one). */
+  input?: string | Uint8Array;
+  /** The run's whole environment (default: none set, so the host's variables cannot change a result). */
+  env?: Record<string, string | undefined>;
 }
 
-/** Runs `meshinject ARGS...` with `input` on standard input (none when undefined). */
-export function meshinjectWithInput(input: string | undefined, ...args: string[]): CliRun {
+/**
+ * Runs `meshinject ARGS...` in this process: its exit code and what it wrote. Relative paths are
+ * read from the test process's folder; pass absolute ones (`join(repoRoot, ...)`).
+ */
+export async function runMeshinject(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
+  const run: CliRun = { code: null, stdout: "", stderr: "" };
+  const { input } = options;
+  const io: CliIo = {
+    stdin: (async function* () {
+      if (input !== undefined) yield typeof input === "string" ? Buffer.from(input) : input;
+    })(),
+    stdout: {
+      write: (text) => {
+        run.stdout += text;
+      },
+    },
+    stderr: {
+      write: (text) => {
+        run.stderr += text;
+      },
+    },
+    env: options.env ?? {},
+  };
+  run.code = await main(["node", "meshinject", ...args], io);
+  return run;
+}
+
+/** Runs `meshinject ARGS...` in this process with no standard input. */
+export function meshinject(...args: string[]): Promise<CliRun> {
+  return runMeshinject(args);
+}
+
+/** Runs `meshinject ARGS...` in this process with `input` on standard input. */
+export function meshinjectWithInput(input: string, ...args: string[]): Promise<CliRun> {
+  return runMeshinject(args, { input });
+}
+
+/**
+ * Runs the real binary from source (`node --import tsx src/cli/main.ts ARGS...`) in the repository
+ * folder, with `input` on standard input (none when undefined) and the test's environment over
+ * `env`: for what only a process shows (exit status, streams, the environment it inherits).
+ */
+export function meshinjectProcess(args: readonly string[], input?: string, env: NodeJS.ProcessEnv = {}): CliRun {
   const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
     cwd: repoRoot,
     encoding: "utf8",
     input,
+    env: { ...process.env, ...env },
     stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

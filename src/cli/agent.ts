@@ -14,6 +14,7 @@ import { dnsComponent } from "../agent/process/dns-component.js";
 import { isAgentStartError, prepareAgent, renderAgentBootstrap, runAgent } from "../agent/process/runtime.js";
 import { sdsComponent, xdsComponent } from "../agent/process/secure-components.js";
 import { AGENT_USAGE } from "./agent-usage.js";
+import type { CliIo } from "./io.js";
 
 /** Our own flags, split off pilot-agent's arguments: `--root DIR` and `--status-host ADDR`. */
 export function splitOwnFlags(args: readonly string[]): { root: string; statusHost?: string; rest: string[] } {
@@ -42,20 +43,20 @@ export class AgentCliError extends Error {
   override name = "AgentCliError";
 }
 
-export interface AgentCliIO {
-  env: Readonly<Record<string, string>>;
-  stdout(text: string): void;
-  stderr(text: string): void;
+/** The variables that are set (the agent reads no unset one). */
+function setVariables(env: CliIo["env"]): Record<string, string> {
+  const set: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) set[name] = value;
+  return set;
 }
 
-const PROCESS_IO: AgentCliIO = {
-  env: process.env as Record<string, string>,
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-};
-
 /** Runs `meshinject agent ...` (args after `agent`); resolves with the exit code. */
-export async function agentCommand(args: readonly string[], io: AgentCliIO = PROCESS_IO): Promise<number> {
+export async function agentCommand(args: readonly string[], cli: CliIo): Promise<number> {
+  const io = {
+    env: setVariables(cli.env),
+    stdout: (text: string) => cli.stdout.write(text),
+    stderr: (text: string) => cli.stderr.write(text),
+  };
   const [sub, ...rest] = args;
   if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
     io.stdout(AGENT_USAGE);

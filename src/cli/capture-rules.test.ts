@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import type { Command } from "commander";
-import { assertFailed, type Run, runManifestCommand } from "../../test/manifest-command-run.js";
+import { assertFailed, type Run, recordingIo, runManifestCommand } from "../../test/manifest-command-run.js";
 import { defaultConfigFiles, injectYaml, loadInjectorConfig } from "../index.js";
 import { captureRulesCommand } from "./capture-rules.js";
 
@@ -239,7 +239,7 @@ describe("meshinject capture-rules", () => {
   });
 
   it("the help explains every flag, once", () => {
-    const text = fullHelp(captureRulesCommand());
+    const text = fullHelp(captureRulesCommand(recordingIo().io));
     // One list of options: the text after it does not list them again (it explains --ipv6 and
     // --dns-servers, the facts only the pod knows, in its own words).
     assert.equal(text.match(/^Options:/gm)?.length, 1, text);

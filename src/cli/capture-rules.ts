@@ -14,7 +14,6 @@ import {
   inputName,
   type ManifestCommandIO,
   namespaceOption,
-  PROCESS_IO,
   runManifestCommand,
 } from "./manifest-command.js";
 
@@ -62,8 +61,8 @@ Examples:
   meshinject capture-rules -f injected.yaml --dns-servers 10.96.0.10
 `;
 
-/** `meshinject capture-rules`: register with `program.addCommand(captureRulesCommand())`. */
-export function captureRulesCommand(io: CaptureRulesIO = PROCESS_IO): Command {
+/** `meshinject capture-rules`: register with `program.addCommand(captureRulesCommand(io))`. */
+export function captureRulesCommand(io: CaptureRulesIO): Command {
   return new Command("capture-rules")
     .description("show the iptables/nftables rules the istio-init container of each injected pod programs")
     .addOption(filenameOption())

@@ -1,4 +1,4 @@
-// `meshinject certs` and `meshinject webhook-config` end to end, run from source through tsx.
+// `meshinject certs` and `meshinject webhook-config` end to end, run in process through main(argv, io).
 import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -21,7 +21,7 @@ describe("meshinject certs / webhook-config", async () => {
   const out = join(dir, "certs");
 
   it("writes the CA and the serving pair, keys private, and keeps existing files", async () => {
-    const r = meshinject(
+    const r = await meshinject(
       "certs",
       "--service",
       "istio-sidecar-injector",
@@ -48,11 +48,11 @@ describe("meshinject certs / webhook-config", async () => {
     assert.ok(leaf.verify(ca.publicKey));
     assert.match(leaf.subjectAltName ?? "", /DNS:istio-sidecar-injector\.istio-system\.svc\.cluster\.local/);
 
-    const again = meshinject("certs", "--out-dir", out);
+    const again = await meshinject("certs", "--out-dir", out);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /already exist \(use --force/);
 
-    const renewed = meshinject(
+    const renewed = await meshinject(
       "certs",
       "--out-dir",
       join(dir, "renewed"),
@@ -68,7 +68,7 @@ describe("meshinject certs / webhook-config", async () => {
   });
 
   it("webhook-config embeds the CA bundle and takes the flags", async () => {
-    const r = meshinject(
+    const r = await meshinject(
       "webhook-config",
       "--service",
       "istio-sidecar-injector",
@@ -94,10 +94,10 @@ describe("meshinject certs / webhook-config", async () => {
 
   it("certs and webhook-config agree on the Service when both use their defaults", async () => {
     const certsDir = join(dir, "defaults");
-    const c = meshinject("certs", "--out-dir", certsDir);
+    const c = await meshinject("certs", "--out-dir", certsDir);
     assert.equal(c.code, 0, c.stderr);
     const leaf = new X509Certificate(await readFile(join(certsDir, "tls.crt")));
-    const w = meshinject("webhook-config", "--ca-bundle-file", join(certsDir, "ca.crt"));
+    const w = await meshinject("webhook-config", "--ca-bundle-file", join(certsDir, "ca.crt"));
     assert.equal(w.code, 0, w.stderr);
     const config = readYaml(w.stdout) as {
       webhooks: { clientConfig: { service: { name: string; namespace: string } } }[];
@@ -108,8 +108,8 @@ describe("meshinject certs / webhook-config", async () => {
     }
   });
 
-  it("webhook-config without --ca-bundle-file warns on stderr, stdout unchanged", () => {
-    const r = meshinject("webhook-config");
+  it("webhook-config without --ca-bundle-file warns on stderr, stdout unchanged", async () => {
+    const r = await meshinject("webhook-config");
     assert.equal(r.code, 0);
     assert.match(
       r.stderr,
@@ -125,18 +125,18 @@ describe("meshinject certs / webhook-config", async () => {
       assert.equal(webhook.clientConfig.caBundle, undefined);
       assert.equal(webhook.failurePolicy, "Fail");
     }
-    const ignore = meshinject("webhook-config", "--failure-policy", "Ignore");
+    const ignore = await meshinject("webhook-config", "--failure-policy", "Ignore");
     assert.doesNotMatch(ignore.stderr, /failurePolicy Fail/);
     assert.match(ignore.stderr, /will not trust the webhook until caBundle is set/);
   });
 
-  it("webhook-config notes istiod's caBundle patcher for the configuration's revision, stdout unchanged", () => {
+  it("webhook-config notes istiod's caBundle patcher for the configuration's revision, stdout unchanged", async () => {
     for (const [args, revision] of [
       [[], "default"],
       [["--revision", "canary"], "canary"],
       [["--tag", "prod", "--revision", "canary"], "canary"],
     ] as const) {
-      const r = meshinject("webhook-config", "--ca-bundle-file", join(out, "ca.crt"), ...args);
+      const r = await meshinject("webhook-config", "--ca-bundle-file", join(out, "ca.crt"), ...args);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, NOTE(revision));
       assert.equal(r.stderr.trim().split("\n").length, 1);
@@ -148,7 +148,7 @@ describe("meshinject certs / webhook-config", async () => {
 
   it("out-dir created 0700; CA 10 years, serving 90 days; renewal with the CA at the defaults works", async () => {
     const first = join(dir, "fresh", "certs");
-    const c = meshinject("certs", "--out-dir", first);
+    const c = await meshinject("certs", "--out-dir", first);
     assert.equal(c.code, 0, c.stderr);
     assert.equal((await stat(first)).mode & 0o777, 0o700);
     const days = async (file: string) =>
@@ -156,7 +156,7 @@ describe("meshinject certs / webhook-config", async () => {
     assert.equal(await days(join(first, "ca.crt")), 3650);
     assert.equal(await days(join(first, "tls.crt")), 90);
     const renewed = join(dir, "fresh", "renewed");
-    const r = meshinject(
+    const r = await meshinject(
       "certs",
       "--out-dir",
       renewed,
@@ -168,7 +168,7 @@ describe("meshinject certs / webhook-config", async () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /CA reused, valid until \d{4}-/);
     assert.equal(await days(join(renewed, "tls.crt")), 90);
-    const both = meshinject(
+    const both = await meshinject(
       "certs",
       "--out-dir",
       join(dir, "fresh", "x"),
@@ -183,17 +183,17 @@ describe("meshinject certs / webhook-config", async () => {
     assert.match(both.stderr, /--ca-days is for a new CA/);
   });
 
-  it("webhook-config: its own name, Istio's on request, exclusions, v1beta1 on request, cert-manager", () => {
+  it("webhook-config: its own name, Istio's on request, exclusions, v1beta1 on request, cert-manager", async () => {
     type Config = {
       metadata: { name: string; annotations?: Record<string, string> };
       webhooks: { admissionReviewVersions: string[]; namespaceSelector: { matchExpressions: unknown[] } }[];
     };
-    const get = (...args: string[]) => {
-      const r = meshinject("webhook-config", ...args);
+    const get = async (...args: string[]) => {
+      const r = await meshinject("webhook-config", ...args);
       assert.equal(r.code, 0, r.stderr);
       return readYaml(r.stdout) as Config;
     };
-    const plain = get("--ca-bundle-file", join(out, "ca.crt"));
+    const plain = await get("--ca-bundle-file", join(out, "ca.crt"));
     assert.equal(plain.metadata.name, "meshinject-sidecar-injector");
     for (const w of plain.webhooks) {
       assert.deepEqual(w.admissionReviewVersions, ["v1"]);
@@ -203,13 +203,13 @@ describe("meshinject certs / webhook-config", async () => {
         values: ["kube-system", "kube-node-lease", "kube-public", "istio-system"],
       });
     }
-    assert.equal(get("--istio-name", "--revision", "canary").metadata.name, "istio-sidecar-injector-canary");
-    const old = get("--admission-review-versions", "v1,v1beta1", "--no-exclude-system-namespaces");
+    assert.equal((await get("--istio-name", "--revision", "canary")).metadata.name, "istio-sidecar-injector-canary");
+    const old = await get("--admission-review-versions", "v1,v1beta1", "--no-exclude-system-namespaces");
     for (const w of old.webhooks) {
       assert.deepEqual(w.admissionReviewVersions, ["v1", "v1beta1"]);
       assert.ok(!JSON.stringify(w.namespaceSelector).includes("kubernetes.io/metadata.name"));
     }
-    const cm = meshinject("webhook-config", "--cert-manager", "istio-system/istio-sidecar-injector");
+    const cm = await meshinject("webhook-config", "--cert-manager", "istio-system/istio-sidecar-injector");
     assert.equal(cm.code, 0, cm.stderr);
     assert.doesNotMatch(cm.stderr, /warning/);
     assert.deepEqual((readYaml(cm.stdout) as Config).metadata.annotations, {
@@ -220,28 +220,28 @@ describe("meshinject certs / webhook-config", async () => {
       [["--cert-manager", "a/b", "--ca-bundle-file", join(out, "ca.crt")], /either --cert-manager or --ca-bundle-file/],
       [["--admission-review-versions", "v2"], /admissionReviewVersions must be v1/],
     ] as const) {
-      const r = meshinject("webhook-config", ...args);
+      const r = await meshinject("webhook-config", ...args);
       assert.equal(r.code, 1);
       assert.match(r.stderr, message);
     }
   });
 
-  it("marks --out-dir as required in the help", () => {
-    const r = meshinject("certs", "--help");
+  it("marks --out-dir as required in the help", async () => {
+    const r = await meshinject("certs", "--help");
     assert.match(r.stdout, /--out-dir <dir>[^-]*\(required\)/);
   });
 
   it("names the path in write errors, without temporary files", async () => {
     const file = join(dir, "plain-file");
     await writeFile(file, "");
-    const r = meshinject("certs", "--out-dir", join(file, "sub"));
+    const r = await meshinject("certs", "--out-dir", join(file, "sub"));
     assert.equal(r.code, 1);
     assert.equal(r.stderr, `meshinject: --out-dir ${join(file, "sub")}: ${file} is not a folder\n`);
-    const o = meshinject("webhook-config", "--ca-bundle-file", join(out, "ca.crt"), "-o", dir);
+    const o = await meshinject("webhook-config", "--ca-bundle-file", join(out, "ca.crt"), "-o", dir);
     assert.equal(o.stderr, `meshinject: -o ${dir}: is a directory\n`);
   });
 
-  it("reports bad flags in one line", () => {
+  it("reports bad flags in one line", async () => {
     for (const [args, message] of [
       [["webhook-config", "--timeout-seconds", "ten"], /--timeout-seconds must be a whole number/],
       [["webhook-config", "--ca-bundle-file", join(dir, "missing.pem")], /cannot read CA bundle file/],
@@ -249,7 +249,7 @@ describe("meshinject certs / webhook-config", async () => {
       [["certs", "--out-dir", join(dir, "x"), "--service", "Bad_Name"], /service "Bad_Name"/],
       [["certs", "--out-dir", join(dir, "y"), "--ca-cert", "a.pem"], /--ca-cert and --ca-key go together/],
     ] as const) {
-      const r = meshinject(...args);
+      const r = await meshinject(...args);
       assert.equal(r.code, 1);
       assert.match(r.stderr, message);
       assert.equal(r.stderr.trim().split("\n").length, 1);

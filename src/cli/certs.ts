@@ -12,6 +12,7 @@ import {
   DEFAULT_SERVING_DAYS,
   type KeyType,
 } from "../webhook/certs.js";
+import type { CliIo } from "./io.js";
 import { ensureFolder, existing, WriteError, writeFileAtomic } from "./output.js";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
@@ -116,8 +117,8 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-export async function runCertsCommand(opts: CertsCliOptions): Promise<void> {
-  process.stdout.write(await runCerts(opts));
+export async function runCertsCommand(opts: CertsCliOptions, io: CliIo): Promise<void> {
+  io.stdout.write(await runCerts(opts));
 }
 
 export const CERTS_HELP = `
@@ -134,7 +135,7 @@ Examples:
 `;
 
 /** Adds `certs` to the program. */
-export function registerCerts(program: Command): void {
+export function registerCerts(program: Command, io: CliIo): void {
   program
     .command("certs")
     .description("create a CA and a serving certificate for the webhook Service")
@@ -157,5 +158,5 @@ export function registerCerts(program: Command): void {
     .option("--ca-key <file>", "the existing CA's PKCS#8 key")
     .option("--force", "replace existing files")
     .addHelpText("after", CERTS_HELP)
-    .action(runCertsCommand);
+    .action((opts: CertsCliOptions) => runCertsCommand(opts, io));
 }

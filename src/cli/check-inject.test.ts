@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Command } from "commander";
-import { assertFailed, type Run, runManifestCommand } from "../../test/manifest-command-run.js";
+import { assertFailed, type Run, recordingIo, runManifestCommand } from "../../test/manifest-command-run.js";
 import { writeYaml } from "../go/yaml/write.js";
 import { webhookConfiguration } from "../webhook/webhook-config.js";
 import { checkInjectCommand } from "./check-inject.js";
@@ -347,7 +347,7 @@ describe("meshinject check-inject", () => {
   });
 
   it("the help lists every flag once and has examples", () => {
-    const text = fullHelp(checkInjectCommand());
+    const text = fullHelp(checkInjectCommand(recordingIo().io));
     assert.equal(text.match(/^Options:/gm)?.length, 1, text);
     for (const flag of [
       "-f, --filename",

@@ -28,7 +28,6 @@ import {
   inputName,
   type ManifestCommandIO,
   namespaceOption,
-  PROCESS_IO,
   runManifestCommand,
 } from "./manifest-command.js";
 
@@ -124,8 +123,8 @@ Examples:
   kubectl get deploy web -n shop -o yaml | meshinject check-inject -f - --namespace-file ns.yaml
 `;
 
-/** `meshinject check-inject`: register with `program.addCommand(checkInjectCommand())`. */
-export function checkInjectCommand(io: ManifestCommandIO = PROCESS_IO): Command {
+/** `meshinject check-inject`: register with `program.addCommand(checkInjectCommand(io))`. */
+export function checkInjectCommand(io: ManifestCommandIO): Command {
   return new Command("check-inject")
     .description(
       "explain whether each workload's pods are injected: webhook selectors (istioctl x check-inject) and the injector's decision",

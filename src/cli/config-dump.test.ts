@@ -12,7 +12,7 @@ describe("meshinject config dump", async () => {
 
   it("creates a missing -d folder and writes the three files", async () => {
     const out = join(dir, "new", "cfg");
-    const r = meshinject("config", "dump", "-d", out);
+    const r = await meshinject("config", "dump", "-d", out);
     assert.equal(r.stderr, "");
     assert.equal(r.code, 0);
     assert.deepEqual((await readdir(out)).sort(), ["inject-config.yaml", "mesh.yaml", "values.json"]);
@@ -21,9 +21,9 @@ describe("meshinject config dump", async () => {
 
   it("refuses to replace existing files without --force, naming them", async () => {
     const out = join(dir, "edited");
-    assert.equal(meshinject("config", "dump", "-d", out).code, 0);
+    assert.equal((await meshinject("config", "dump", "-d", out)).code, 0);
     await writeFile(join(out, "mesh.yaml"), "# edited\n");
-    const r = meshinject("config", "dump", "-d", out);
+    const r = await meshinject("config", "dump", "-d", out);
     assert.equal(r.code, 1);
     assert.equal(r.stdout, "");
     assert.equal(
@@ -34,19 +34,19 @@ describe("meshinject config dump", async () => {
 
     await rm(join(out, "inject-config.yaml"));
     await rm(join(out, "values.json"));
-    const one = meshinject("config", "dump", "-d", out);
+    const one = await meshinject("config", "dump", "-d", out);
     assert.equal(one.code, 1);
     assert.match(one.stderr, /mesh\.yaml already exists \(use --force/);
     assert.deepEqual((await readdir(out)).sort(), ["mesh.yaml"]);
 
-    const forced = meshinject("config", "dump", "-d", out, "--force");
+    const forced = await meshinject("config", "dump", "-d", out, "--force");
     assert.equal(forced.code, 0, forced.stderr);
     assert.notEqual(await readFile(join(out, "mesh.yaml"), "utf8"), "# edited\n");
   });
 
   it("says which path is not a folder, without temporary file names", async () => {
     await writeFile(join(dir, "a-file"), "");
-    const r = meshinject("config", "dump", "-d", join(dir, "a-file", "cfg"));
+    const r = await meshinject("config", "dump", "-d", join(dir, "a-file", "cfg"));
     assert.equal(r.code, 1);
     assert.equal(r.stderr, `meshinject: -d ${join(dir, "a-file", "cfg")}: ${join(dir, "a-file")} is not a folder\n`);
   });

@@ -1,25 +1,18 @@
-// End-to-end tests of `meshinject kube-inject`, run from source through tsx: every failure exits 1
+// Tests of `meshinject kube-inject`, run in process through main(argv, io): every failure exits 1
 // with one stderr line naming the document (or file) and the cause, and `-o FILE` then leaves
 // nothing behind; the success paths read stdin, keep other kinds verbatim and write -o files.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-
-const root = fileURLToPath(new URL("../../", import.meta.url));
+import { meshinjectProcess, repoRoot as root, runMeshinject } from "../../test/meshinject-cli.js";
 
 function meshinject(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "kube-inject", ...args], {
-    cwd: root,
-    encoding: "utf8",
-    input: input ?? "",
-    env: { ...process.env, MESHINJECT_DEBUG: "" },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runMeshinject(["kube-inject", ...args], { input });
 }
+
+const curl = join(root, "examples/curl.yaml");
 
 const DEPLOYMENT = (name: string, apiVersion = "apps/v1", annotations = "{}") => `apiVersion: ${apiVersion}
 kind: Deployment
@@ -71,7 +64,7 @@ describe("meshinject kube-inject", async () => {
    */
   async function fails(args: string[], pattern: RegExp): Promise<string> {
     const outDir = await mkdtemp(join(dir, "out-"));
-    const r = meshinject([...args, "-o", join(outDir, "injected.yaml")]);
+    const r = await meshinject([...args, "-o", join(outDir, "injected.yaml")]);
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout, "");
     assert.match(r.stderr, /^meshinject: [^\n]+\n$/, `not one line: ${JSON.stringify(r.stderr)}`);
@@ -94,14 +87,14 @@ describe("meshinject kube-inject", async () => {
   });
 
   it("injects the old apiVersions of the built-in kinds, as istioctl (which decides by kind) does", async () => {
-    const r = meshinject(["-f", path("old-api.yaml")]);
+    const r = await meshinject(["-f", path("old-api.yaml")]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "");
     assert.match(r.stdout, /^apiVersion: extensions\/v1beta1\nkind: Deployment\n/);
     assert.equal(r.stdout.match(/name: istio-proxy\n/g)?.length, 1);
     const list = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s}\n- apiVersion: batch/v1beta1\n  kind: CronJob\n  metadata: {name: nightly}\n  spec:\n    schedule: "@daily"\n    jobTemplate:\n      spec:\n        template:\n          spec:\n            containers: [{name: job, image: busybox}]\n`;
     await writeFile(path("list.yaml"), list);
-    const l = meshinject(["-f", path("list.yaml")]);
+    const l = await meshinject(["-f", path("list.yaml")]);
     assert.equal(l.code, 0, l.stderr);
     assert.match(l.stdout, /apiVersion: batch\/v1beta1\n\s+kind: CronJob\n/);
     assert.equal(l.stdout.match(/name: istio-proxy\n/g)?.length, 1);
@@ -110,7 +103,7 @@ describe("meshinject kube-inject", async () => {
   it("copies a custom resource named like a workload through unchanged, with a warning naming it", async () => {
     const cr = "apiVersion: example.com/v1\nkind: Deployment\nmetadata:\n  name: cr\nspec:\n  replicas: 1\n";
     await writeFile(path("cr.yaml"), `${cr}---\n${files["app.yaml"]}`);
-    const r = meshinject(["-f", path("cr.yaml")]);
+    const r = await meshinject(["-f", path("cr.yaml")]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.startsWith(`${cr}---\n`), r.stdout);
     assert.match(r.stdout, /name: istio-proxy\n/);
@@ -120,8 +113,8 @@ describe("meshinject kube-inject", async () => {
     );
   });
 
-  it("accepts OpenShift's legacy v1 DeploymentConfig (as Istio's golden cases use it)", () => {
-    const r = meshinject(["-f", path("deploymentconfig-v1.yaml")]);
+  it("accepts OpenShift's legacy v1 DeploymentConfig (as Istio's golden cases use it)", async () => {
+    const r = await meshinject(["-f", path("deploymentconfig-v1.yaml")]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^apiVersion: v1\nkind: DeploymentConfig\n/);
     assert.match(r.stdout, /name: istio-proxy\n/);
@@ -169,19 +162,19 @@ describe("meshinject kube-inject", async () => {
   });
 
   it("reads standard input with -f -", async () => {
-    const r = meshinject(["-f", "-"], files["app.yaml"]);
+    const r = await meshinject(["-f", "-"], files["app.yaml"]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "");
     assert.match(r.stdout, /^apiVersion: apps\/v1\nkind: Deployment\n/);
     assert.match(r.stdout, /sidecar\.istio\.io\/status: /);
-    const failed = meshinject(["-f", "-"], files["bad-annotation.yaml"]);
+    const failed = await meshinject(["-f", "-"], files["bad-annotation.yaml"]);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /^meshinject: stdin: document 1 \(Deployment "web"\): invalid value 'abc'/);
   });
 
   it("injects examples/curl.yaml with the built-in config, other kinds verbatim", async () => {
     const input = await readFile(join(root, "examples/curl.yaml"), "utf8");
-    const r = meshinject(["-f", "examples/curl.yaml"]);
+    const r = await meshinject(["-f", curl]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "");
     const [serviceAccount, service] = input.split("---\n");
@@ -203,21 +196,21 @@ describe("meshinject kube-inject", async () => {
     await mkdir(outDir);
     const out = join(outDir, "injected.yaml");
     await writeFile(out, "old content\n");
-    const r = meshinject(["-f", "examples/curl.yaml", "-o", out]);
+    const r = await meshinject(["-f", curl, "-o", out]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "");
-    assert.equal(await readFile(out, "utf8"), meshinject(["-f", "examples/curl.yaml"]).stdout);
+    assert.equal(await readFile(out, "utf8"), (await meshinject(["-f", curl])).stdout);
     assert.deepEqual(await readdir(outDir), ["injected.yaml"]);
   });
-  it("accepts istioctl's -r for --revision", () => {
-    const short = meshinject(["-f", path("app.yaml"), "-r", "canary"]);
+  it("accepts istioctl's -r for --revision", async () => {
+    const short = await meshinject(["-f", path("app.yaml"), "-r", "canary"]);
     assert.equal(short.code, 0, short.stderr);
-    assert.equal(short.stdout, meshinject(["-f", path("app.yaml"), "--revision", "canary"]).stdout);
+    assert.equal(short.stdout, (await meshinject(["-f", path("app.yaml"), "--revision", "canary"])).stdout);
     assert.match(short.stdout, /istio\.io\/rev: canary/);
   });
 
-  it("warns about mesh config fields MeshConfig does not have, and goes on as Istio does", () => {
-    const r = meshinject(["-f", path("app.yaml"), "--meshConfigFile", path("mesh-typo.yaml")]);
+  it("warns about mesh config fields MeshConfig does not have, and goes on as Istio does", async () => {
+    const r = await meshinject(["-f", path("app.yaml"), "--meshConfigFile", path("mesh-typo.yaml")]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stderr,
@@ -225,34 +218,26 @@ describe("meshinject kube-inject", async () => {
     );
   });
 
-  it("warns when a values file has no global.proxy (values replace the built-in ones whole)", () => {
-    const r = meshinject(["-f", path("app.yaml"), "--valuesFile", path("values-partial.yaml")]);
+  it("warns when a values file has no global.proxy (values replace the built-in ones whole)", async () => {
+    const r = await meshinject(["-f", path("app.yaml"), "--valuesFile", path("values-partial.yaml")]);
     assert.match(r.stderr, /^meshinject: warning: .*values-partial\.yaml has no global\.proxy: .*config dump/m);
   });
 
-  it("with --revision and the built-in config, points the proxy at that revision's istiod", () => {
-    const canary = meshinject(["-f", path("app.yaml"), "--revision", "canary"]);
+  it("with --revision and the built-in config, points the proxy at that revision's istiod", async () => {
+    const canary = await meshinject(["-f", path("app.yaml"), "--revision", "canary"]);
     assert.equal(canary.code, 0, canary.stderr);
     assert.match(canary.stdout, /value: istiod-canary\.istio-system\.svc:15012/);
     assert.doesNotMatch(canary.stdout, /istiod\.istio-system\.svc/);
   });
 
-  it("reads istioctl's ConfigMap-name flags from the cluster; without one, says so in one line and names the file flags", () => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "src/cli/main.ts",
-        "kube-inject",
-        "-f",
-        path("app.yaml"),
-        "--injectConfigMapName",
-        "istio-sidecar-injector-canary",
-      ],
-      { cwd: root, encoding: "utf8", env: { ...process.env, KUBECONFIG: "", HOME: dir, KUBERNETES_SERVICE_HOST: "" } },
+  it("reads istioctl's ConfigMap-name flags from the cluster; without one, says so in one line and names the file flags", async () => {
+    // A process: the kubeconfig is looked for in the process environment (KUBECONFIG, HOME).
+    const r = meshinjectProcess(
+      ["kube-inject", "-f", path("app.yaml"), "--injectConfigMapName", "istio-sidecar-injector-canary"],
+      undefined,
+      { KUBECONFIG: "", HOME: dir, KUBERNETES_SERVICE_HOST: "" },
     );
-    assert.equal(r.status, 1);
+    assert.equal(r.code, 1);
     assert.equal(r.stdout, "");
     assert.match(
       r.stderr,
@@ -260,20 +245,18 @@ describe("meshinject kube-inject", async () => {
     );
   });
 
-  it("marks -f as required in the help", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "kube-inject", "--help"], {
-      cwd: root,
-      encoding: "utf8",
-    });
+  it("marks -f as required in the help", async () => {
+    const r = await meshinject(["--help"]);
+    assert.equal(r.code, 0);
     assert.match(r.stdout, /-f, --filename <file> .*\(required\)\n/);
     assert.match(r.stdout, /-r, --revision <name>/);
   });
 
   it("says -o is a directory, without temporary file names", async () => {
-    const r = meshinject(["-f", path("app.yaml"), "-o", dir]);
+    const r = await meshinject(["-f", path("app.yaml"), "-o", dir]);
     assert.equal(r.code, 1);
     assert.equal(r.stderr, `meshinject: -o ${dir}: is a directory\n`);
-    const missing = meshinject(["-f", path("app.yaml"), "-o", join(dir, "no-such-folder", "out.yaml")]);
+    const missing = await meshinject(["-f", path("app.yaml"), "-o", join(dir, "no-such-folder", "out.yaml")]);
     assert.equal(
       missing.stderr,
       `meshinject: -o ${join(dir, "no-such-folder", "out.yaml")}: folder ${join(dir, "no-such-folder")} does not exist\n`,
@@ -295,16 +278,16 @@ describe("meshinject kube-inject", async () => {
   it("drops a UTF-8 byte order mark at the start of the input", async () => {
     const service = "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n";
     await writeFile(path("bom.yaml"), `\ufeff${service}---\n${files["app.yaml"]}`);
-    const r = meshinject(["-f", path("bom.yaml")]);
+    const r = await meshinject(["-f", path("bom.yaml")]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.startsWith(`${service}---\n`), JSON.stringify(r.stdout.slice(0, 20)));
-    const stdin = meshinject(["-f", "-"], `\ufeff${service}`);
+    const stdin = await meshinject(["-f", "-"], `\ufeff${service}`);
     assert.equal(stdin.stdout, `${service}---\n`);
   });
 
   it("reads UTF-16 and UTF-32 with a byte-order mark, and refuses what is not UTF-8 text", async () => {
     const text = files["app.yaml"] as string;
-    const plain = meshinject(["-f", path("app.yaml")]);
+    const plain = await meshinject(["-f", path("app.yaml")]);
     const utf16be = Buffer.from(text, "utf16le").swap16();
     const utf32le = Buffer.alloc(text.length * 4);
     for (let i = 0; i < text.length; i++) utf32le.writeUInt32LE(text.codePointAt(i) as number, i * 4);
@@ -315,7 +298,7 @@ describe("meshinject kube-inject", async () => {
     ];
     for (const [name, bytes] of encodings) {
       await writeFile(path(name), bytes);
-      const r = meshinject(["-f", path(name)]);
+      const r = await meshinject(["-f", path(name)]);
       assert.equal(r.code, 0, `${name}: ${r.stderr}`);
       assert.equal(r.stdout, plain.stdout, name);
     }
@@ -328,7 +311,7 @@ describe("meshinject kube-inject", async () => {
   it("warns about documents that are not Kubernetes objects, naming them, and copies them", async () => {
     const input = `- a\n- b\n---\njust text\n---\n# only a comment\n---\nmetadata:\n  name: kindless\n---\n${files["app.yaml"]}`;
     await writeFile(path("not-objects.yaml"), input);
-    const r = meshinject(["-f", path("not-objects.yaml")]);
+    const r = await meshinject(["-f", path("not-objects.yaml")]);
     assert.equal(r.code, 0, r.stderr);
     const p = path("not-objects.yaml");
     assert.equal(
@@ -344,7 +327,7 @@ describe("meshinject kube-inject", async () => {
 
   it("warns, as istioctl logs it, about an invalid sidecar.istio.io/inject value, and injects", async () => {
     await writeFile(path("maybe.yaml"), DEPLOYMENT("web", "apps/v1", '{sidecar.istio.io/inject: "maybe"}'));
-    const r = meshinject(["-f", path("maybe.yaml")]);
+    const r = await meshinject(["-f", path("maybe.yaml")]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /name: istio-proxy\n/);
     assert.equal(
@@ -360,8 +343,8 @@ describe("meshinject kube-inject", async () => {
     await fails(["-f", path("app.yaml"), "--valuesFile", path("comments.yaml")], /: .*comments\.yaml is empty\n$/);
   });
 
-  it("warns that no documents were read from an empty or closed standard input", () => {
-    const r = meshinject(["-f", "-"], "");
+  it("warns that no documents were read from an empty or closed standard input", async () => {
+    const r = await meshinject(["-f", "-"], "");
     assert.equal(r.code, 0);
     assert.equal(r.stdout, "");
     assert.equal(r.stderr, "meshinject: warning: stdin: no documents read: the input is empty\n");
@@ -373,7 +356,7 @@ describe("meshinject kube-inject", async () => {
       path("skips.yaml"),
       `${hostNet}---\n${DEPLOYMENT("quiet", "apps/v1", '{sidecar.istio.io/inject: "false"}')}`,
     );
-    const r = meshinject(["-f", path("skips.yaml")]);
+    const r = await meshinject(["-f", path("skips.yaml")]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(
       r.stderr,
@@ -389,7 +372,7 @@ describe("meshinject kube-inject", async () => {
     await writeFile(target, "old\n");
     await chmod(target, 0o444);
     await symlink("manifests/app.yaml", join(out, "app.yaml"));
-    const r = meshinject(["-f", path("app.yaml"), "-o", join(out, "app.yaml")]);
+    const r = await meshinject(["-f", path("app.yaml"), "-o", join(out, "app.yaml")]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok((await lstat(join(out, "app.yaml"))).isSymbolicLink());
     assert.match(await readFile(target, "utf8"), /name: istio-proxy\n/);

@@ -6,6 +6,7 @@
 import { ConfigError } from "../inject/config.js";
 import { DocumentError, kubeInject } from "../inject/kube-inject.js";
 import { oneLine } from "../kube/one-line.js";
+import type { CliIo } from "./io.js";
 import { type InjectorFlags, injectorSources, loadCliInjector, readInput } from "./load-injector.js";
 import { writeManifestResult } from "./manifest-result.js";
 
@@ -26,9 +27,9 @@ export class KubeInjectError extends Error {
  * The error to show for a failure while reading the documents or the configuration: nothing has
  * been written yet, so it names the one document (or configuration file) at fault.
  */
-export function documentFailure(e: unknown, filename: string): unknown {
+export function documentFailure(e: unknown, filename: string, io: CliIo): unknown {
   if (e instanceof DocumentError) {
-    if (process.env.MESHINJECT_DEBUG && e.cause instanceof Error) process.stderr.write(`${e.cause.stack}\n`);
+    if (io.env.MESHINJECT_DEBUG && e.cause instanceof Error) io.stderr.write(`${e.cause.stack}\n`);
     return new KubeInjectError(`${filename === "-" ? "stdin" : filename}: ${e.message}`);
   }
   if (e instanceof ConfigError) return new KubeInjectError(oneLine(e.message));
@@ -51,17 +52,17 @@ export function nativeSidecarSetting(value: string): boolean {
   }
 }
 
-export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
-  const sources = await injectorSources(opts);
+export async function runKubeInject(opts: KubeInjectCliOptions, io: CliIo): Promise<void> {
+  const sources = await injectorSources(opts, io);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
-  const input = await readInput(opts.filename, "input");
+  const input = await readInput(opts.filename, "input", io);
   const inputName = opts.filename === "-" ? "stdin" : opts.filename;
   // As istioctl: its skip lines are collected and printed after the output, after one blank line;
   // the other warnings (what Istio logs as it goes) are printed at once, naming the document.
   const skipped: string[] = [];
   let output: string;
   try {
-    const loaded = loadCliInjector(sources, opts.valuesFile);
+    const loaded = loadCliInjector(sources, opts.valuesFile, io);
     output = kubeInject(input, {
       settings: loaded.settings,
       config: loaded.config,
@@ -70,14 +71,14 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
       nativeSidecar,
       warn: (message) => {
         if (message.startsWith(SKIP_LINE)) skipped.push(message);
-        else process.stderr.write(`meshinject: warning: ${inputName}: ${message}\n`);
+        else io.stderr.write(`meshinject: warning: ${inputName}: ${message}\n`);
       },
     });
   } catch (e) {
-    throw documentFailure(e, opts.filename);
+    throw documentFailure(e, opts.filename, io);
   }
-  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message));
-  if (skipped.length > 0) process.stderr.write(`\n${skipped.map((line) => `${line}\n`).join("")}`);
+  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message), io);
+  if (skipped.length > 0) io.stderr.write(`\n${skipped.map((line) => `${line}\n`).join("")}`);
 }
 
 /** How istioctl's skip lines start (`===> Skipping injection because ...`). */

@@ -13,6 +13,7 @@ import { type DefaultConfigFiles, defaultConfigFiles } from "../inject/defaults.
 import { configMapHasKey, type InjectorSources, type LoadedInjector, loadInjector } from "../inject/injector.js";
 import { applyIstioOperator } from "../inject/istio-operator.js";
 import { oneLine } from "../kube/one-line.js";
+import type { CliIo } from "./io.js";
 import { InputError, readInputText } from "./read-input.js";
 
 /** The flags that choose the configuration. */
@@ -94,10 +95,10 @@ export class InjectorFlagsError extends Error {
   override name = "InjectorFlagsError";
 }
 
-/** `path`'s text; a file that cannot be read is an error naming it. */
-export async function readInput(path: string, what: string): Promise<string> {
+/** `path`'s text (`-`: standard input); a file that cannot be read is an error naming it. */
+export async function readInput(path: string, what: string, io: CliIo): Promise<string> {
   try {
-    return await readInputText(path, what);
+    return await readInputText(path, io.stdin, what);
   } catch (e) {
     throw e instanceof InputError ? new InjectorFlagsError(e.message) : e;
   }
@@ -117,7 +118,10 @@ export function partialValuesWarning(file: string | undefined, values: Record<st
  * The built-in default for the revision, with an IstioOperator file's values and mesh config over it
  * when one is given (its spec.revision counts unless --revision is given).
  */
-async function baseFiles(opts: InjectorFlags): Promise<{ files: DefaultConfigFiles; revision: string; from: string }> {
+async function baseFiles(
+  opts: InjectorFlags,
+  io: CliIo,
+): Promise<{ files: DefaultConfigFiles; revision: string; from: string }> {
   if (opts.operatorFileName === undefined) {
     return { files: defaultConfigFiles(opts.revision), revision: opts.revision, from: "built-in" };
   }
@@ -132,7 +136,7 @@ async function baseFiles(opts: InjectorFlags): Promise<{ files: DefaultConfigFil
       );
     }
   }
-  const text = await readInput(file, "IstioOperator file");
+  const text = await readInput(file, "IstioOperator file", io);
   try {
     const named = applyIstioOperator(text, file, defaultConfigFiles(opts.revision)).revision;
     const revision = opts.revision || named;
@@ -145,18 +149,18 @@ async function baseFiles(opts: InjectorFlags): Promise<{ files: DefaultConfigFil
 }
 
 /** The configuration texts the flags name, the built-in default (or the IstioOperator's) for each one left out. */
-export async function injectorSources(opts: InjectorFlags): Promise<CliInjectorSources> {
+export async function injectorSources(opts: InjectorFlags, io: CliIo): Promise<CliInjectorSources> {
   // With --revision and no files, the built-in default is that revision's control plane (istiod-REV).
-  const { files: defaults, revision, from } = await baseFiles(opts);
+  const { files: defaults, revision, from } = await baseFiles(opts, io);
   const cluster: ClusterConfig = wantsCluster(opts) ? await clusterTexts(opts, revision) : { names: {} };
   const sources: CliInjectorSources = {
     revision,
     config: opts.injectConfigFile
-      ? await readInput(opts.injectConfigFile, "inject config file")
+      ? await readInput(opts.injectConfigFile, "inject config file", io)
       : (cluster.config ?? defaults.config),
-    values: opts.valuesFile ? await readInput(opts.valuesFile, "values file") : (cluster.values ?? defaults.values),
+    values: opts.valuesFile ? await readInput(opts.valuesFile, "values file", io) : (cluster.values ?? defaults.values),
     mesh: opts.meshConfigFile
-      ? await readInput(opts.meshConfigFile, "mesh config file")
+      ? await readInput(opts.meshConfigFile, "mesh config file", io)
       : (cluster.mesh ?? defaults.mesh),
     names: {
       config: opts.injectConfigFile ?? cluster.names.config ?? "built-in config",
@@ -173,17 +177,17 @@ export async function injectorSources(opts: InjectorFlags): Promise<CliInjectorS
 }
 
 /**
- * Loads the injector from `sources` with the process environment (the templates' `env`, Istio's
+ * Loads the injector from `sources` with the run's environment (the templates' `env`, Istio's
  * COMPLIANCE_POLICY), printing its warnings. Throws ConfigError for a malformed configuration.
  */
-export function loadCliInjector(sources: InjectorSources, valuesFlag: string | undefined): LoadedInjector {
+export function loadCliInjector(sources: InjectorSources, valuesFlag: string | undefined, io: CliIo): LoadedInjector {
   const loaded = loadInjector(sources, {
-    env: (name) => process.env[name],
-    compliancePolicy: process.env.COMPLIANCE_POLICY ?? "",
+    env: (name) => io.env[name],
+    compliancePolicy: io.env.COMPLIANCE_POLICY ?? "",
   });
-  for (const warning of loaded.warnings ?? []) process.stderr.write(`meshinject: warning: ${warning}\n`);
+  for (const warning of loaded.warnings ?? []) io.stderr.write(`meshinject: warning: ${warning}\n`);
   const partial = partialValuesWarning(sources.names?.values, loaded.settings.values.json);
-  if (valuesFlag && partial !== undefined) process.stderr.write(partial);
+  if (valuesFlag && partial !== undefined) io.stderr.write(partial);
   return loaded;
 }
 

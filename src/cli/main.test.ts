@@ -1,27 +1,31 @@
-// End-to-end tests of the `meshinject` binary, run from source through tsx.
+// Tests of the `meshinject` command line, run in process through main(argv, io); the last ones run
+// the real binary from source through tsx, for what only a process shows.
 import assert from "node:assert/strict";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { meshinject, repoRoot as root } from "../../test/meshinject-cli.js";
+import { meshinject, meshinjectProcess, repoRoot as root } from "../../test/meshinject-cli.js";
 
 describe("meshinject", async () => {
   const dir = await mkdtemp(join(tmpdir(), "meshinject-cli-"));
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it("explains itself with --help", () => {
-    const top = meshinject("--help");
+  const tmpl = join(root, "examples/deployment.tmpl");
+  const values = join(root, "examples/values.yaml");
+
+  it("explains itself with --help", async () => {
+    const top = await meshinject("--help");
     assert.equal(top.code, 0);
     assert.match(top.stdout, /template/);
-    const render = meshinject("template", "render", "--help");
+    const render = await meshinject("template", "render", "--help");
     assert.equal(render.code, 0);
     assert.match(render.stdout, /--set-string/);
     assert.match(render.stdout, /\.Values/);
   });
 
   it("renders the example exactly as Go's text/template + Sprig does", async () => {
-    const r = meshinject("template", "render", "-f", "examples/deployment.tmpl", "--values", "examples/values.yaml");
+    const r = await meshinject("template", "render", "-f", tmpl, "--values", values);
     assert.equal(r.stderr, "");
     assert.equal(r.code, 0);
     // examples/deployment.expected.yaml was produced by the Go oracle (shared/tools/gotemplate-oracle).
@@ -30,13 +34,13 @@ describe("meshinject", async () => {
 
   it("applies --set over values files and writes -o files", async () => {
     const out = join(dir, "out.yaml");
-    const r = meshinject(
+    const r = await meshinject(
       "template",
       "render",
       "-f",
-      "examples/deployment.tmpl",
+      tmpl,
       "--values",
-      "examples/values.yaml",
+      values,
       "--set",
       "replicaCount=3,extraArgs={--verbose}",
       "-o",
@@ -52,22 +56,56 @@ describe("meshinject", async () => {
     const bad = join(dir, "bad.tmpl");
     await writeFile(bad, "{{ .Values.x | nope }}");
     const out = join(dir, "never.yaml");
-    const r = meshinject("template", "render", "-f", bad, "-o", out);
+    const r = await meshinject("template", "render", "-f", bad, "-o", out);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^meshinject: template: .*bad\.tmpl:1: function "nope" not defined\n$/);
     assert.ok(!(await readdir(dir)).includes("never.yaml"));
 
-    const missing = meshinject("template", "render", "-f", "examples/deployment.tmpl", "--values", "nope.yaml");
+    const missing = await meshinject("template", "render", "-f", tmpl, "--values", "nope.yaml");
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /cannot read values file nope\.yaml/);
   });
 
-  it("prefixes every error the same way, Commander's usage errors too", () => {
+  it("prefixes every error the same way, Commander's usage errors too", async () => {
     for (const args of [["kube-inject"], ["kube-inject", "-f", "x.yaml", "--bogus"], ["no-such-command"]]) {
-      const r = meshinject(...args);
+      const r = await meshinject(...args);
       assert.equal(r.code, 1, args.join(" "));
       assert.match(r.stderr, /^meshinject: (required option|unknown option|unknown command) /, args.join(" "));
       assert.doesNotMatch(r.stderr, /^error:/m);
     }
+  });
+
+  it("prints its version, and leaves the process as it was after help, errors and output", async () => {
+    const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { version: string };
+    const v = await meshinject("--version");
+    assert.deepEqual(v, { code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+    // A run returns its exit code: it neither exits the process nor sets process.exitCode.
+    assert.equal(process.exitCode, undefined);
+    const usage = await meshinject("template");
+    assert.equal(usage.code, 1);
+    assert.match(usage.stderr, /Usage: meshinject template/);
+    assert.equal(process.exitCode, undefined);
+  });
+
+  // The real binary: its exit status, standard streams and standard input.
+  it("as a process: prints help with status 0, and a usage error on stderr with status 1", () => {
+    const help = meshinjectProcess(["--help"]);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^Usage: meshinject /);
+    const bad = meshinjectProcess(["kube-inject", "-f", "x.yaml", "--bogus"]);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stdout, "");
+    assert.match(bad.stderr, /^meshinject: unknown option '--bogus'\n/);
+  });
+
+  it("as a process: reads standard input, and the process environment reaches the templates", async () => {
+    const template = join(dir, "env.tmpl");
+    await writeFile(template, '{{ env "MESHINJECT_SMOKE" }}\n');
+    const r = meshinjectProcess(["template", "render", "-f", template], undefined, { MESHINJECT_SMOKE: "from-env" });
+    assert.deepEqual(r, { code: 0, stdout: "from-env\n", stderr: "" });
+    const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: a, image: a}]\n";
+    const injected = meshinjectProcess(["kube-inject", "-f", "-"], pod);
+    assert.equal(injected.code, 0, injected.stderr);
+    assert.match(injected.stdout, /name: istio-proxy\n/);
   });
 });

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Entry point of the `meshinject` binary (package.json "bin"); everything else is in program.ts.
+import { processIo } from "./io.js";
 import { main } from "./program.js";
 
-await main(process.argv);
+process.exitCode = await main(process.argv, processIo());

@@ -6,6 +6,7 @@
  */
 
 import { Option } from "commander";
+import type { CliIo } from "./io.js";
 import { InputError as ManifestInputError, readInputText } from "./read-input.js";
 
 /** `-f, --filename <file>` (required): the injected manifest. */
@@ -37,15 +38,15 @@ export interface ManifestCommandIO {
 /** A file that cannot be read; one line naming it. */
 export { InputError as ManifestInputError } from "./read-input.js";
 
-/** The process's files and streams. */
-export const PROCESS_IO: ManifestCommandIO = {
-  readInput: (path) => readInputText(path),
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  fail: () => {
-    process.exitCode = 1;
-  },
-};
+/** The files and a run's streams; `fail` marks the run as failed. */
+export function manifestCommandIo(io: CliIo, fail: () => void): ManifestCommandIO {
+  return {
+    readInput: (path) => readInputText(path, io.stdin),
+    stdout: (text) => io.stdout.write(text),
+    stderr: (text) => io.stderr.write(text),
+    fail,
+  };
+}
 
 /** The input's name in messages: `stdin` for `-`, else the path. */
 export function inputName(path: string): string {

@@ -5,6 +5,7 @@
  */
 
 import { colourDiff, documentDiffs } from "../kube/document-diff.js";
+import type { CliIo } from "./io.js";
 import { WriteError, writeFileAtomic } from "./output.js";
 
 export interface ResultFlags {
@@ -19,15 +20,16 @@ export async function writeManifestResult(
   input: string,
   result: string,
   makeError: (message: string) => Error,
+  io: CliIo,
 ): Promise<void> {
   let text = result;
   if (flags.diff) {
     text = documentDiffs(flags.filename === "-" ? "stdin" : flags.filename, input, result);
-    const terminal = flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR;
+    const terminal = flags.output === undefined && io.stdout.isTTY === true && !io.env.NO_COLOR;
     if (terminal) text = colourDiff(text);
   }
   if (flags.output === undefined) {
-    process.stdout.write(text);
+    io.stdout.write(text);
     return;
   }
   try {

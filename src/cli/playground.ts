@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
+import type { CliIo } from "./io.js";
 
 export class PlaygroundError extends Error {
   override name = "PlaygroundError";
@@ -98,14 +99,15 @@ export async function startPlaygroundServer(root: string, port: number, host = "
   };
 }
 
-function openBrowser(url: string): void {
+function openBrowser(url: string, io: CliIo): void {
   const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
   const child = spawn(command, [url], { stdio: "ignore", detached: true });
-  child.on("error", () => process.stderr.write(`meshinject: could not start ${command}; open ${url}\n`));
+  child.on("error", () => io.stderr.write(`meshinject: could not start ${command}; open ${url}\n`));
   child.unref();
 }
 
-export function registerPlayground(program: Command): void {
+/** Adds `playground` to the program. The server runs until SIGINT or SIGTERM, which end the process. */
+export function registerPlayground(program: Command, io: CliIo): void {
   program
     .command("playground")
     .description("serve the injection playground (a static web app; injection runs in the browser)")
@@ -118,8 +120,8 @@ export function registerPlayground(program: Command): void {
         throw new PlaygroundError(`playground: --port must be 0..65535, got ${JSON.stringify(opts.port)}`);
       }
       const { url, close } = await startPlaygroundServer(defaultWebRoot(), port, opts.host);
-      process.stdout.write(`meshinject playground: ${url}\n`);
-      if (opts.open) openBrowser(url);
+      io.stdout.write(`meshinject playground: ${url}\n`);
+      if (opts.open) openBrowser(url, io);
       const stop = () => void close().then(() => process.exit(0));
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);

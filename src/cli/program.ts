@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
 import { ClusterError } from "../cluster/client.js";
 import { ConfigError } from "../inject/config.js";
 import { InjectionError } from "../inject/inject.js";
@@ -17,8 +17,10 @@ import { captureRulesCommand } from "./capture-rules.js";
 import { CertsCliError, registerCerts } from "./certs.js";
 import { checkInjectCommand } from "./check-inject.js";
 import { ConfigDumpError, runConfigDump } from "./config-dump.js";
-import { KubeInjectError, runKubeInject } from "./kube-inject.js";
+import type { CliIo } from "./io.js";
+import { type KubeInjectCliOptions, KubeInjectError, runKubeInject } from "./kube-inject.js";
 import { addInjectorOptions, InjectorFlagsError } from "./load-injector.js";
+import { manifestCommandIo } from "./manifest-command.js";
 import { WriteError, writeFileAtomic } from "./output.js";
 import { PlaygroundError, registerPlayground } from "./playground.js";
 import { proxyConfigCommand } from "./proxy-config.js";
@@ -60,15 +62,15 @@ async function readText(path: string, what: string): Promise<string> {
   }
 }
 
-async function render(opts: RenderOptions): Promise<void> {
+async function render(opts: RenderOptions, io: CliIo): Promise<void> {
   const text = await readText(opts.file, "template");
   const files = [];
   for (const name of opts.values ?? []) files.push({ name, text: await readText(name, "values file") });
   const values = buildValues({ files, set: opts.set ?? [], setString: opts.setString ?? [] });
   // Template errors already name the file: `template: PATH:LINE:COL: ...`.
-  const output = await renderTemplate(opts.file, text, values);
+  const output = await renderTemplate(opts.file, text, values, io.env);
   if (opts.output === undefined) {
-    process.stdout.write(output);
+    io.stdout.write(output);
   } else {
     try {
       await writeFileAtomic(opts.output, output);
@@ -97,7 +99,12 @@ Example:
   meshinject template render -f examples/deployment.tmpl --values examples/values.yaml --set replicaCount=3
 `;
 
-export function buildProgram(): Command {
+/**
+ * The command line of one run, writing through `io`; `fail` marks the run as failed (exit code 1)
+ * for commands that print their own error. Built anew for each run: commander keeps the parsed
+ * options on its Command objects.
+ */
+export function buildProgram(io: CliIo, fail: () => void): Command {
   const program = new Command("meshinject")
     .description(
       "Istio-compatible sidecar injection: kube-inject, the admission webhook (serve), views of what happens to a pod (check-inject, capture-rules, proxy-config), and Go templates",
@@ -115,7 +122,7 @@ export function buildProgram(): Command {
     .option("--set-string <key=value>", "like --set, but every value stays a string (repeatable)", collect)
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", RENDER_HELP)
-    .action(render);
+    .action((opts: RenderOptions) => render(opts, io));
   addInjectorOptions(
     program
       .command("kube-inject")
@@ -131,7 +138,7 @@ export function buildProgram(): Command {
     .option("--diff", "print a unified diff per changed document instead of the whole output")
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", KUBE_INJECT_HELP)
-    .action(runKubeInject);
+    .action((opts: KubeInjectCliOptions) => runKubeInject(opts, io));
   const config = program.command("config").description("the built-in injector configuration");
   config
     .command("dump")
@@ -144,16 +151,17 @@ export function buildProgram(): Command {
     .option("-r, --revision <name>", "write the default of this revision's control plane (istiod-REVISION)", "")
     .option("--force", "replace existing files")
     .action(async (opts: { dir: string; force?: boolean; revision: string }) => {
-      process.stdout.write(await runConfigDump(opts));
+      io.stdout.write(await runConfigDump(opts));
     });
-  registerWebhookConfig(program);
-  registerCerts(program);
-  registerServe(program);
-  registerPlayground(program);
-  program.addCommand(captureRulesCommand());
-  program.addCommand(proxyConfigCommand());
-  program.addCommand(checkInjectCommand());
-  program.addCommand(uninjectCommand());
+  registerWebhookConfig(program, io);
+  registerCerts(program, io);
+  registerServe(program, io);
+  registerPlayground(program, io);
+  const manifestIo = manifestCommandIo(io, fail);
+  program.addCommand(captureRulesCommand(manifestIo));
+  program.addCommand(proxyConfigCommand(manifestIo));
+  program.addCommand(checkInjectCommand(manifestIo));
+  program.addCommand(uninjectCommand(io));
   program
     .command("agent")
     .description(
@@ -165,10 +173,26 @@ export function buildProgram(): Command {
     .addHelpText("after", `\n${AGENT_USAGE}`)
     .action(() => {
       // Reached only through buildProgram() without main(): main() hands `agent` over before commander.
-      process.stdout.write(AGENT_USAGE);
+      io.stdout.write(AGENT_USAGE);
     });
-  forEachCommand(program, (command) => command.configureOutput({ outputError: writeCommanderError }));
+  // Help, --version and usage errors are written to `io` and end the run with commander's exit
+  // code (thrown as a CommanderError), never the process.
+  const output = {
+    writeOut: (text: string) => io.stdout.write(text),
+    writeErr: (text: string) => io.stderr.write(text),
+    outputError: writeCommanderError,
+    getOutHelpWidth: () => helpWidth(io.stdout),
+    getErrHelpWidth: () => helpWidth(io.stderr),
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
+  };
+  forEachCommand(program, (command) => command.configureOutput(output).exitOverride());
   return program;
+}
+
+/** A terminal's width, else commander's default (80). */
+function helpWidth(writer: CliIo["stdout"]): number {
+  return writer.isTTY === true && writer.columns !== undefined ? writer.columns : 80;
 }
 
 /** Commander's own errors (`error: unknown option`) get the prefix of every other error: `meshinject: `. */
@@ -202,23 +226,31 @@ Examples:
   meshinject kube-inject -f app.yaml --operatorFileName my-install.yaml
 `;
 
-/** Runs the program; user-facing errors print one line on stderr and set exit code 1. */
-export async function main(argv: readonly string[]): Promise<void> {
+/**
+ * Runs `meshinject` with `argv` as process.argv gives it (node, script, arguments), writing through
+ * `io`; resolves with the exit code. User-facing errors print one line on stderr and give 1.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   // `agent` reads pilot-agent's command line itself (pflag syntax, unknown flags accepted).
   if (argv[2] === "agent") {
     try {
       // Loaded only here: the agent's servers (gRPC, DNS, metrics) are not needed by the other commands.
       const { agentCommand } = await import("./agent.js");
-      process.exitCode = await agentCommand(argv.slice(3));
+      return await agentCommand(argv.slice(3), io);
     } catch (e) {
-      process.stderr.write(`meshinject: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
-      process.exitCode = 1;
+      io.stderr.write(`meshinject: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
+      return 1;
     }
-    return;
   }
+  let failed = false;
   try {
-    await buildProgram().parseAsync([...argv]);
+    await buildProgram(io, () => {
+      failed = true;
+    }).parseAsync([...argv]);
+    return failed ? 1 : 0;
   } catch (e) {
+    // Commander has written its help or its error already.
+    if (e instanceof CommanderError) return e.exitCode;
     const expected =
       e instanceof CliError ||
       e instanceof ValuesInputError ||
@@ -238,7 +270,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       e instanceof PlaygroundError;
     // Anything else is a bug in meshinject: keep the stack for the report.
     const message = expected ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;
-    process.stderr.write(`meshinject: ${message}\n`);
-    process.exitCode = 1;
+    io.stderr.write(`meshinject: ${message}\n`);
+    return 1;
   }
 }

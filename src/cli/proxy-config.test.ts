@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import type { Command } from "commander";
-import { assertFailed, type Run, runManifestCommand } from "../../test/manifest-command-run.js";
+import { assertFailed, type Run, recordingIo, runManifestCommand } from "../../test/manifest-command-run.js";
 import { readYaml } from "../go/yaml/read.js";
 import { injectYaml, loadInjectorConfig } from "../index.js";
 import { splitYamlStream } from "../kube/stream.js";
@@ -102,7 +102,7 @@ describe("meshinject proxy-config", () => {
   });
 
   it("the help lists each option once", () => {
-    const text = fullHelp(proxyConfigCommand());
+    const text = fullHelp(proxyConfigCommand(recordingIo().io));
     assert.equal(text.match(/^Options:/gm)?.length, 1, text);
     for (const flag of ["-f, --filename", "--meshConfigFile", "-n, --namespace"]) {
       assert.equal(text.match(new RegExp(`^ +${flag}\\b`, "gm"))?.length, 1, `${flag} not listed once:\n${text}`);

@@ -17,7 +17,6 @@ import {
   inputName,
   type ManifestCommandIO,
   namespaceOption,
-  PROCESS_IO,
   runManifestCommand,
 } from "./manifest-command.js";
 
@@ -89,8 +88,8 @@ Errors name the document (Kind "name") and the cause, and exit with code 1; so d
 no injected pod (inject it first with meshinject kube-inject).
 `;
 
-/** `meshinject proxy-config`: register with `program.addCommand(proxyConfigCommand())`. */
-export function proxyConfigCommand(io: ProxyConfigIO = PROCESS_IO): Command {
+/** `meshinject proxy-config`: register with `program.addCommand(proxyConfigCommand(io))`. */
+export function proxyConfigCommand(io: ProxyConfigIO): Command {
   return new Command("proxy-config")
     .description("show the proxy config, identity and domain pilot-agent starts with in each injected pod")
     .addOption(filenameOption())

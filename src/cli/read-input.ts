@@ -87,14 +87,21 @@ function firstInvalidUtf8Line(bytes: Uint8Array): number {
   return lossy.slice(0, Math.max(at, 0)).split("\n").length;
 }
 
-/** The text of `path` (`-`: standard input); `what` ("input", "values file") names it in errors. */
-export async function readInputText(path: string, what?: string): Promise<string> {
+/**
+ * The text of `path` (`-`: standard input, `stdin`); `what` ("input", "values file") names it in
+ * errors.
+ */
+export async function readInputText(
+  path: string,
+  stdin: AsyncIterable<Uint8Array | string>,
+  what?: string,
+): Promise<string> {
   const named = what === undefined ? path : `${what} ${path}`;
   let bytes: Uint8Array;
   try {
     if (path === "-") {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
       bytes = Buffer.concat(chunks);
     } else {
       bytes = await readFile(path);

@@ -7,6 +7,7 @@
 
 import { newMap } from "../go/value.js";
 import { type GoValue, helmFuncs, parse, sprigFuncs } from "../template/index.js";
+import type { CliIo } from "./io.js";
 import { processTemplateHost } from "./template-host.js";
 
 /** The data a rendered template sees. Only `.Values` exists; there is no `.Release`, `.Chart` or `.Capabilities`. */
@@ -17,12 +18,18 @@ export function templateData(values: Record<string, GoValue>): Record<string, Go
 }
 
 /**
- * Parses and executes `text` with the process's environment and resolver (as `helm template` has).
+ * Parses and executes `text` with the run's environment and the process's resolver (as `helm
+ * template` has).
  * `name` names the template in error messages (`template: NAME:3:7: ...`), so callers pass the file
  * path. Rejects with the engine's TemplateError on parse or execution errors.
  */
-export async function renderTemplate(name: string, text: string, values: Record<string, GoValue>): Promise<string> {
+export async function renderTemplate(
+  name: string,
+  text: string,
+  values: Record<string, GoValue>,
+  env: CliIo["env"],
+): Promise<string> {
   const template = parse(name, text, { funcs: { ...sprigFuncs, ...helmFuncs } });
-  const output = await template.executeAsync(templateData(values), processTemplateHost());
+  const output = await template.executeAsync(templateData(values), processTemplateHost(env));
   return output.replaceAll("<no value>", "");
 }

@@ -23,6 +23,7 @@ import {
   type TlsPolicy,
   TlsPolicyError,
 } from "../webhook/tls-policy.js";
+import type { CliIo } from "./io.js";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
 export interface ServeCliOptions {
@@ -233,7 +234,11 @@ export function curlHint(port: number, example: string | undefined): string {
 /** After --shutdown-delay + --shutdown-timeout, how long the process may take to stop before it exits anyway (ms). */
 const SHUTDOWN_GRACE_MS = 3000;
 
-export async function runServe(opts: ServeCliOptions): Promise<void> {
+/**
+ * Runs the webhook until a signal; the process is its own (signals, exit), so only the environment
+ * comes from `io` (the server logs through pino to the process's stdout).
+ */
+export async function runServe(opts: ServeCliOptions, io: CliIo): Promise<void> {
   if (!isLogLevel(opts.logLevel)) {
     throw new ServeError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(opts.logLevel)}`);
   }
@@ -245,7 +250,7 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
   const onPlatform = platform(opts.platform);
   const namespaces = await namespaceSource(opts, onPlatform);
   if (onPlatform === "openshift" && (opts.namespaceSource ?? "in-cluster") === "in-cluster") {
-    if (!process.env.KUBERNETES_SERVICE_HOST) {
+    if (!io.env.KUBERNETES_SERVICE_HOST) {
       logger.warn("--platform openshift reads namespaces from the API server, but KUBERNETES_SERVICE_HOST is not set");
     }
   }
@@ -264,7 +269,7 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
     },
     revision: opts.revision,
     nativeSidecars: nativeSidecars(opts.nativeSidecars),
-    ...(process.env.COMPLIANCE_POLICY ? { compliancePolicy: process.env.COMPLIANCE_POLICY } : {}),
+    ...(io.env.COMPLIANCE_POLICY ? { compliancePolicy: io.env.COMPLIANCE_POLICY } : {}),
     ...(onPlatform === undefined ? {} : { platform: onPlatform }),
     ...(namespaces === undefined ? {} : { namespaces }),
     watchIntervalMs: integer(opts.watchInterval, "--watch-interval", 10, 3_600_000),
@@ -323,7 +328,7 @@ export async function runServe(opts: ServeCliOptions): Promise<void> {
 }
 
 /** Adds `meshinject serve` to the program. */
-export function registerServe(program: Command): void {
+export function registerServe(program: Command, io: CliIo): void {
   program
     .command("serve")
     .description("run the sidecar-injection admission webhook (HTTPS), with health checks and Prometheus metrics")
@@ -364,7 +369,7 @@ export function registerServe(program: Command): void {
     .option(
       "--namespace <ns>",
       "Service namespace for the generated certificate",
-      process.env.POD_NAMESPACE ?? DEFAULT_NAMESPACE,
+      io.env.POD_NAMESPACE ?? DEFAULT_NAMESPACE,
     )
     .option("--log-level <level>", `log level (${LOG_LEVELS.join(", ")})`, "info")
     .option("--watch-interval <ms>", "how often the certificate and config files are polled", "2000")
@@ -389,7 +394,7 @@ export function registerServe(program: Command): void {
       "in a cluster, do not look for istiod's injection webhook at start (a read-only list of MutatingWebhookConfigurations)",
     )
     .addHelpText("after", SERVE_HELP)
-    .action(runServe);
+    .action((opts: ServeCliOptions) => runServe(opts, io));
 }
 
 const SERVE_HELP = `

@@ -6,6 +6,7 @@
 
 import { Command } from "commander";
 import { kubeUninject } from "../inject/uninject.js";
+import type { CliIo } from "./io.js";
 import { documentFailure, KubeInjectError, nativeSidecarSetting } from "./kube-inject.js";
 import {
   addInjectorOptions,
@@ -23,25 +24,25 @@ interface UninjectCliOptions extends InjectorFlags {
   nativeSidecars: string;
 }
 
-async function runUninject(opts: UninjectCliOptions): Promise<void> {
-  const sources = await injectorSources(opts);
+async function runUninject(opts: UninjectCliOptions, io: CliIo): Promise<void> {
+  const sources = await injectorSources(opts, io);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
-  const input = await readInput(opts.filename, "input");
+  const input = await readInput(opts.filename, "input", io);
   let output: string;
   try {
-    const loaded = loadCliInjector(sources, opts.valuesFile);
+    const loaded = loadCliInjector(sources, opts.valuesFile, io);
     output = kubeUninject(input, {
       settings: loaded.settings,
       config: loaded.config,
       meshConfig: loaded.meshConfig,
       revision: sources.revision,
       nativeSidecar,
-      warn: (message) => process.stderr.write(message),
+      warn: (message) => io.stderr.write(message),
     });
   } catch (e) {
-    throw documentFailure(e, opts.filename);
+    throw documentFailure(e, opts.filename, io);
   }
-  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message));
+  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message), io);
 }
 
 const HELP = `
@@ -59,7 +60,7 @@ Examples:
   kubectl get deploy web -o yaml | meshinject uninject -f - --diff
 `;
 
-export function uninjectCommand(): Command {
+export function uninjectCommand(io: CliIo): Command {
   return addInjectorOptions(
     new Command("uninject")
       .description("remove the Istio sidecar from injected workloads: the inverse of kube-inject")
@@ -70,5 +71,5 @@ export function uninjectCommand(): Command {
     .option("--diff", "print a unified diff per changed document instead of the whole output")
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", HELP)
-    .action(runUninject);
+    .action((opts: UninjectCliOptions) => runUninject(opts, io));
 }

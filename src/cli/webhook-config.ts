@@ -13,6 +13,7 @@ import {
   type WebhookConfigOptions,
   webhookConfiguration,
 } from "../webhook/webhook-config.js";
+import type { CliIo } from "./io.js";
 import { WriteError, writeFileAtomic } from "./output.js";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
@@ -130,12 +131,12 @@ export function certPatcherNote(opts: Pick<WebhookConfigCliOptions, "revision">)
   return `meshinject: note: an istiod of revision ${JSON.stringify(label)} in this cluster overwrites the caBundle of this configuration (label istio.io/rev=${label}) with its own CA unless its webhook patcher is off; see deploy/README.md, "Next to istiod"\n`;
 }
 
-export async function runWebhookConfig(opts: WebhookConfigCliOptions): Promise<void> {
+export async function runWebhookConfig(opts: WebhookConfigCliOptions, io: CliIo): Promise<void> {
   const text = writeYaml(webhookConfiguration(await webhookConfigOptions(opts)));
   const warning = caBundleWarning(opts);
-  if (warning !== undefined) process.stderr.write(warning);
+  if (warning !== undefined) io.stderr.write(warning);
   if (opts.output === undefined) {
-    process.stdout.write(text);
+    io.stdout.write(text);
   } else {
     try {
       await writeFileAtomic(opts.output, text);
@@ -145,7 +146,7 @@ export async function runWebhookConfig(opts: WebhookConfigCliOptions): Promise<v
     }
   }
   // Once the configuration is out (an error stays the only line).
-  process.stderr.write(certPatcherNote(opts));
+  io.stderr.write(certPatcherNote(opts));
 }
 
 export const WEBHOOK_CONFIG_HELP = `
@@ -172,7 +173,7 @@ Examples:
 `;
 
 /** Adds `webhook-config` to the program. */
-export function registerWebhookConfig(program: Command): void {
+export function registerWebhookConfig(program: Command, io: CliIo): void {
   program
     .command("webhook-config")
     .description("print the MutatingWebhookConfiguration for the injector (Istio's four webhooks and selectors)")
@@ -209,5 +210,5 @@ export function registerWebhookConfig(program: Command): void {
     )
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", WEBHOOK_CONFIG_HELP)
-    .action(runWebhookConfig);
+    .action((opts: WebhookConfigCliOptions) => runWebhookConfig(opts, io));
 }
