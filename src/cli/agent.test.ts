@@ -1,6 +1,8 @@
 /**
  * `meshinject agent` as a user meets it: bad input gives one line on stderr and exit 1, never a
  * stack trace; `agent bootstrap` prints the bootstrap the agent would write, starting nothing.
+ * What is refused before anything starts runs in process (main(argv, io)); what starts the agent's
+ * servers or Envoy runs the real binary.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -8,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { repoRoot } from "../../test/meshinject-cli.js";
+import { repoRoot, runMeshinject } from "../../test/meshinject-cli.js";
 import { splitOwnFlags } from "./agent.js";
 
 const root = mkdtempSync(join(tmpdir(), "meshinject-agent-cli-"));
@@ -16,7 +18,13 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 const POD = { POD_NAME: "web-1", POD_NAMESPACE: "shop", INSTANCE_IP: "10.0.0.5", PATH: process.env.PATH ?? "" };
 
+/** `meshinject agent ARGS --root ROOT` in process, with `env` as its whole environment. */
 function agent(args: string[], env: Record<string, string>) {
+  return runMeshinject(["agent", ...args, "--root", root], { env });
+}
+
+/** The same as a process of its own, for runs that start the agent's servers or Envoy. */
+function agentProcess(args: string[], env: Record<string, string>) {
   const r = spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "agent", ...args, "--root", root], {
     cwd: repoRoot,
     env,
@@ -35,13 +43,13 @@ function oneLineError(r: { code: number | null; stderr: string }, pattern: RegEx
 }
 
 describe("meshinject agent", () => {
-  it("refuses an unparsable PROXY_CONFIG in one line", () => {
-    const r = agent(["proxy", "sidecar"], { ...POD, PROXY_CONFIG: "{drainDuration: [" });
+  it("refuses an unparsable PROXY_CONFIG in one line", async () => {
+    const r = await agent(["proxy", "sidecar"], { ...POD, PROXY_CONFIG: "{drainDuration: [" });
     oneLineError(r, /^meshinject agent: .*PROXY_CONFIG/);
   });
 
   it("refuses a missing Envoy binary in one line", () => {
-    const r = agent(["proxy", "sidecar", "--status-host", "127.0.0.1"], {
+    const r = agentProcess(["proxy", "sidecar", "--status-host", "127.0.0.1"], {
       ...POD,
       PROXY_CONFIG: `{"statusPort": ${40000 + (process.pid % 20000)}, "binaryPath": "/nowhere/envoy"}`,
     });
@@ -56,25 +64,28 @@ describe("meshinject agent", () => {
     await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));
     const port = (busy.address() as { port: number }).port;
     try {
-      const r = agent(["proxy", "--status-host", "127.0.0.1"], { ...POD, PROXY_CONFIG: `{"statusPort": ${port}}` });
+      const r = agentProcess(["proxy", "--status-host", "127.0.0.1"], {
+        ...POD,
+        PROXY_CONFIG: `{"statusPort": ${port}}`,
+      });
       oneLineError(r, new RegExp(`status server on port ${port}: .*EADDRINUSE`));
     } finally {
       busy.close();
     }
   });
 
-  it("needs POD_NAME and POD_NAMESPACE", () => {
-    oneLineError(agent(["proxy"], { PATH: POD.PATH }), /env POD_NAME is not set/);
+  it("needs POD_NAME and POD_NAMESPACE", async () => {
+    oneLineError(await agent(["proxy"], { PATH: POD.PATH }), /env POD_NAME is not set/);
   });
 
-  it("refuses what pilot-agent refuses", () => {
-    oneLineError(agent(["proxy", "gateway"], POD), /Invalid proxy Type: gateway/);
-    oneLineError(agent(["proxy", "--concurrency=two"], POD), /--concurrency/);
-    oneLineError(agent(["proxy", "--log_output_level=default:loud"], POD), /invalid output level "loud"/);
+  it("refuses what pilot-agent refuses", async () => {
+    oneLineError(await agent(["proxy", "gateway"], POD), /Invalid proxy Type: gateway/);
+    oneLineError(await agent(["proxy", "--concurrency=two"], POD), /--concurrency/);
+    oneLineError(await agent(["proxy", "--log_output_level=default:loud"], POD), /invalid output level "loud"/);
   });
 
-  it("prints the bootstrap it would write, from the built-in template", () => {
-    const r = agent(["bootstrap", "sidecar", "--domain", "shop.svc.cluster.local"], {
+  it("prints the bootstrap it would write, from the built-in template", async () => {
+    const r = await agent(["bootstrap", "sidecar", "--domain", "shop.svc.cluster.local"], {
       ...POD,
       ISTIO_META_CLUSTER_ID: "east",
       ISTIO_METAJSON_LABELS: '{"app":"web"}',

@@ -1,4 +1,5 @@
-// `meshinject serve` as a process: starts with no flags, answers, exits 0 on SIGTERM; bad flags exit 1.
+// `meshinject serve` as a process: starts with no flags, answers, exits 0 on SIGTERM; a config it
+// cannot read or a port in use exits 1. Flags refused before anything starts are checked in process.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -8,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { runMeshinject } from "../../test/meshinject-cli.js";
 import { postReview } from "../webhook/https-client.js";
 import { curlHint, listenErrorMessage, readNamespacesFile } from "./serve.js";
 
@@ -124,7 +126,7 @@ describe("meshinject serve", () => {
     }
   });
 
-  test("bad flags and unreadable config exit 1 with one line", { timeout: 60_000 }, async () => {
+  test("bad flags exit 1 with one line, before anything starts", { timeout: 60_000 }, async () => {
     for (const [args, message] of [
       [["--native-sidecars", "maybe"], /--native-sidecars must be on, off or auto/],
       [["--port", "70000"], /--port must be an integer/],
@@ -132,23 +134,30 @@ describe("meshinject serve", () => {
       [["--tls-cipher-suites", "TLS_NOPE"], /--tls-cipher-suites: unknown cipher suite "TLS_NOPE"/],
       [["--tls-min-version", "VersionTLS10"], /--tls-min-version must be VersionTLS12 or VersionTLS13/],
       [["--tls-cert-file", "x.pem"], /--tls-cert-file and --tls-key-file go together/],
-      [["--config-dir", "/nonexistent/meshinject"], /cannot read \/nonexistent\/meshinject\/config/],
       [["--platform", "gcp"], /--platform must be openshift/],
       [["--namespace-source", "in-cluster"], /--namespace-source is only read with --platform openshift/],
       [["--platform", "openshift", "--namespace-source", "/nonexistent/ns.yaml"], /--namespace-source: cannot read/],
     ] as const) {
-      const child = serve(["--port", "0", "--metrics-port", "0", ...args]);
-      let stderr = "";
-      child.stderr?.setEncoding("utf8");
-      child.stderr?.on("data", (c: string) => {
-        stderr += c;
-      });
-      child.stdout?.resume();
-      const [code] = await once(child, "exit");
-      assert.equal(code, 1, args.join(" "));
-      assert.match(stderr, message);
-      assert.equal(stderr.trim().split("\n").length, 1, stderr);
+      const r = await runMeshinject(["serve", "--port", "0", "--metrics-port", "0", ...args]);
+      assert.equal(r.code, 1, args.join(" "));
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     }
+  });
+
+  test("an unreadable config exits 1 with one line", { timeout: 60_000 }, async () => {
+    const child = serve(["--port", "0", "--metrics-port", "0", "--config-dir", "/nonexistent/meshinject"]);
+    let stderr = "";
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (c: string) => {
+      stderr += c;
+    });
+    child.stdout?.resume();
+    const [code] = await once(child, "exit");
+    assert.equal(code, 1);
+    assert.match(stderr, /cannot read \/nonexistent\/meshinject\/config/);
+    assert.equal(stderr.trim().split("\n").length, 1, stderr);
   });
 });
 
