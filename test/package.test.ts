@@ -61,6 +61,24 @@ describe("the package", { skip }, async () => {
   });
 });
 
+describe("the meshinject binary (package.json bin, built)", { skip }, () => {
+  it("is a node script that reads standard input and exits 0, or 1 with one line on a usage error", async () => {
+    const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
+    const bin = join(repoRoot, pkg.bin.meshinject);
+    assert.match(await readFile(bin, "utf8"), /^#!\/usr\/bin\/env node\n/);
+    const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: a, image: a}]\n";
+    const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { input: pod, encoding: "utf8" });
+    const ok = run(["kube-inject", "-f", "-"]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(ok.stderr, "");
+    assert.match(ok.stdout, /^apiVersion: v1\nkind: Pod\n[\s\S]*name: istio-proxy\n/);
+    const bad = run(["kube-inject", "-f", "-", "--bogus"]);
+    assert.equal(bad.status, 1);
+    assert.equal(bad.stdout, "");
+    assert.equal(bad.stderr, "meshinject: unknown option '--bogus'\n");
+  });
+});
+
 describe("package.json", () => {
   it("asks for Node 20.19 or later (require of ES modules), as the README says", async () => {
     const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
