@@ -75,6 +75,15 @@ describe("meshinject", async () => {
     }
   });
 
+  it("fails with exit code 1 when a report command prints its own error", async () => {
+    for (const command of ["capture-rules", "proxy-config", "check-inject"]) {
+      const r = await meshinject(command, "-f", join(dir, "missing.yaml"));
+      assert.equal(r.code, 1, command);
+      assert.equal(r.stdout, "", command);
+      assert.match(r.stderr, /^meshinject: cannot read .*missing\.yaml: ENOENT[^\n]*\n$/, command);
+    }
+  });
+
   it("prints its version, and leaves the process as it was after help, errors and output", async () => {
     const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { version: string };
     const v = await meshinject("--version");
