@@ -23,6 +23,19 @@ function serve(args: string[]): ChildProcess {
   });
 }
 
+/** Runs `meshinject serve ARGS` to its end: its exit code and stderr. */
+async function serveToExit(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = serve(args);
+  let stderr = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (c: string) => {
+    stderr += c;
+  });
+  child.stdout?.resume();
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, stderr };
+}
+
 /** Collects the JSON log lines and resolves with the first one whose msg matches. */
 function logLine(child: ChildProcess, lines: Record<string, unknown>[], msg: RegExp): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
@@ -147,14 +160,14 @@ describe("meshinject serve", () => {
   });
 
   test("an unreadable config exits 1 with one line", { timeout: 60_000 }, async () => {
-    const child = serve(["--port", "0", "--metrics-port", "0", "--config-dir", "/nonexistent/meshinject"]);
-    let stderr = "";
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (c: string) => {
-      stderr += c;
-    });
-    child.stdout?.resume();
-    const [code] = await once(child, "exit");
+    const { code, stderr } = await serveToExit([
+      "--port",
+      "0",
+      "--metrics-port",
+      "0",
+      "--config-dir",
+      "/nonexistent/meshinject",
+    ]);
     assert.equal(code, 1);
     assert.match(stderr, /cannot read \/nonexistent\/meshinject\/config/);
     assert.equal(stderr.trim().split("\n").length, 1, stderr);
@@ -174,14 +187,7 @@ describe("serve's listen errors", () => {
           `metrics port ${busy} is already in use: choose another with --metrics-port`,
         ],
       ] as const) {
-        const child = serve([...args]);
-        let stderr = "";
-        child.stderr?.setEncoding("utf8");
-        child.stderr?.on("data", (c: string) => {
-          stderr += c;
-        });
-        child.stdout?.resume();
-        const [code] = await once(child, "exit");
+        const { code, stderr } = await serveToExit([...args]);
         assert.equal(code, 1);
         assert.match(stderr, new RegExp(`^meshinject: ${message} \\(0 picks a free port\\)\\n$`));
       }
