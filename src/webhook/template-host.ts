@@ -1,7 +1,9 @@
 /**
- * The host a command gives templates (src/template/host.ts): the process environment, the clock, and
- * names resolved through Node's resolver (dns.lookup: /etc/hosts, then DNS, much as Go's resolver
- * does). Resolution is asynchronous, for `Template.executeAsync`; IP literals need none.
+ * The host the webhook and the commands give templates (src/template/host.ts): the process
+ * environment, the clock, and names resolved through Node's resolver (dns.lookup: /etc/hosts, then
+ * DNS, much as Go's resolver does). Resolution is asynchronous, for `Template.executeAsync` and
+ * src/inject/host-names.ts; IP literals need none. Make one per render or review: resolved names
+ * are kept for the host's life.
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
