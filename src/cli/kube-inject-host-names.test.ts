@@ -8,23 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { HOST_NAME_POD, hostNameConfig } from "../inject/testing/host-name-config.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-const CONFIG = `policy: enabled
-defaultTemplates: [sidecar]
-templates:
-  sidecar: |
-    spec:
-      containers:
-      - name: istio-proxy
-        image: proxy
-        env:
-        - name: HOST_ADDR
-          value: "{{ getHostByName "localhost" }}"
-`;
-
-const POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: app\n    image: app\n";
+const CONFIG = hostNameConfig("localhost");
 
 test("kube-inject resolves the names an injection template asks getHostByName for", async () => {
   const dir = await mkdtemp(join(tmpdir(), "meshinject-host-names-"));
@@ -33,7 +21,7 @@ test("kube-inject resolves the names an injection template asks getHostByName fo
     const r = spawnSync(
       process.execPath,
       ["--import", "tsx", "src/cli/main.ts", "kube-inject", "-f", "-", "--injectConfigFile", join(dir, "config.yaml")],
-      { cwd: root, encoding: "utf8", input: POD },
+      { cwd: root, encoding: "utf8", input: HOST_NAME_POD },
     );
     assert.equal(r.stderr, "");
     assert.equal(r.status, 0);

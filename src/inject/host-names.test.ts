@@ -6,21 +6,9 @@ import { test } from "node:test";
 import { injectYaml, loadInjectorConfig } from "../index.js";
 import { templateHost } from "../template/index.js";
 import { withResolvedNames } from "./host-names.js";
+import { hostNameConfig, HOST_NAME_POD as POD } from "./testing/host-name-config.js";
 
-const CONFIG = `policy: enabled
-defaultTemplates: [sidecar]
-templates:
-  sidecar: |
-    spec:
-      containers:
-      - name: istio-proxy
-        image: proxy
-        env:
-        - name: HOST_ADDR
-          value: "{{ getHostByName "svc.example" }}"
-`;
-
-const POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: app\n    image: app\n";
+const CONFIG = hostNameConfig("svc.example");
 
 /** A host that knows names only once resolveHost was asked for them; counts the resolutions. */
 function fakeHost(addresses: Record<string, string>) {

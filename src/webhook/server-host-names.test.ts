@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { hostNameConfig } from "../inject/testing/host-name-config.js";
 import { applyJsonPatch } from "../kube/json-patch.js";
 import { postReview } from "./https-client.js";
 import { createLogger } from "./logging.js";
@@ -14,16 +15,8 @@ import { startServer } from "./server.js";
 
 const EXAMPLE = JSON.parse(readFileSync(new URL("../../examples/admission-review.json", import.meta.url), "utf8"));
 
-const TEMPLATE = `    spec:
-      containers:
-      - name: istio-proxy
-        image: proxy
-        env:
-        - name: HOST_ADDR
-          value: "{{ getHostByName "localhost" }}"
-`;
 // The reference pods include a gateway pod: the config has that template too.
-const CONFIG = `policy: enabled\ndefaultTemplates: [sidecar]\ntemplates:\n  sidecar: |\n${TEMPLATE}  gateway: |\n${TEMPLATE}`;
+const CONFIG = hostNameConfig("localhost", ["sidecar", "gateway"]);
 
 interface Pod {
   spec: { containers: { name: string; env?: { name: string; value?: string }[] }[] };
