@@ -4,8 +4,10 @@
  */
 
 import { ConfigError } from "../inject/config.js";
+import { withResolvedNames } from "../inject/host-names.js";
 import { DocumentError, kubeInject } from "../inject/kube-inject.js";
 import { oneLine } from "../kube/one-line.js";
+import { processTemplateHost } from "../webhook/template-host.js";
 import type { CliIo } from "./io.js";
 import { type InjectorFlags, injectorSources, loadCliInjector, readInput } from "./load-injector.js";
 import { writeManifestResult } from "./manifest-result.js";
@@ -58,24 +60,30 @@ export async function runKubeInject(opts: KubeInjectCliOptions, io: CliIo): Prom
   const input = await readInput(opts.filename, "input", io);
   const inputName = opts.filename === "-" ? "stdin" : opts.filename;
   // As istioctl: its skip lines are collected and printed after the output, after one blank line;
-  // the other warnings (what Istio logs as it goes) are printed at once, naming the document.
-  const skipped: string[] = [];
+  // the other warnings (what Istio logs as it goes) are printed before the output, naming the document.
+  let skipped: string[] = [];
+  let warnings: string[] = [];
   let output: string;
   try {
     const loaded = loadCliInjector(sources, opts.valuesFile, io);
-    output = kubeInject(input, {
-      settings: loaded.settings,
-      config: loaded.config,
-      meshConfig: loaded.meshConfig,
-      revision: sources.revision,
-      nativeSidecar,
-      warn: (message) => {
-        if (message.startsWith(SKIP_LINE)) skipped.push(message);
-        else io.stderr.write(`meshinject: warning: ${inputName}: ${message}\n`);
-      },
+    // Templates calling getHostByName: the names they ask for are resolved, then the input is
+    // injected again (src/inject/host-names.ts); only the last run's warnings are printed.
+    output = await withResolvedNames(processTemplateHost(io.env), (lookupHost) => {
+      skipped = [];
+      warnings = [];
+      return kubeInject(input, {
+        settings: { ...loaded.settings, lookupHost },
+        config: loaded.config,
+        meshConfig: loaded.meshConfig,
+        revision: sources.revision,
+        nativeSidecar,
+        warn: (message) => (message.startsWith(SKIP_LINE) ? skipped : warnings).push(message),
+      });
     });
   } catch (e) {
     throw documentFailure(e, opts.filename, io);
+  } finally {
+    for (const message of warnings) io.stderr.write(`meshinject: warning: ${inputName}: ${message}\n`);
   }
   await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message), io);
   if (skipped.length > 0) io.stderr.write(`\n${skipped.map((line) => `${line}\n`).join("")}`);

@@ -7,8 +7,8 @@
 
 import { newMap } from "../go/value.js";
 import { type GoValue, helmFuncs, parse, sprigFuncs } from "../template/index.js";
+import { processTemplateHost } from "../webhook/template-host.js";
 import type { CliIo } from "./io.js";
-import { processTemplateHost } from "./template-host.js";
 
 /** The data a rendered template sees. Only `.Values` exists; there is no `.Release`, `.Chart` or `.Capabilities`. */
 export function templateData(values: Record<string, GoValue>): Record<string, GoValue> {

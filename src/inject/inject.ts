@@ -12,6 +12,7 @@ import { type GoValue, type Template, TemplateError } from "../template/index.js
 import { validateAnnotations } from "./annotations.js";
 import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
+import { type HostLookup, hostWithLookup } from "./host-names.js";
 import { injectedImage } from "./images.js";
 import { applyOverlayObject, readOverlay } from "./overlay.js";
 import { moveProxy, reapplyUserContainers, reinsertOverrides, stripPreviousInjection } from "./overrides.js";
@@ -33,6 +34,11 @@ export interface InjectorSettings {
   values: InjectionValues;
   /** `COMPLIANCE_POLICY`, e.g. `fips-140-3`. */
   compliancePolicy: string;
+  /**
+   * Where `getHostByName` looks names up during this run (set by withResolvedNames, host-names.ts);
+   * absent: the templates' own host (the library's knows no names).
+   */
+  lookupHost?: HostLookup;
 }
 
 /** One pod's injection request. */
@@ -142,9 +148,9 @@ function inboundTrafficPolicyMode(mesh: MeshConfig): string {
   return mesh.inboundTrafficPolicy?.mode === "LOCALHOST" ? "localhost" : "passthrough";
 }
 
-function render(name: string, template: Template, data: GoValue): string {
+function render(name: string, template: Template, data: GoValue, lookupHost: HostLookup | undefined): string {
   try {
-    return template.execute(data);
+    return template.execute(data, lookupHost === undefined ? template.host : hostWithLookup(template.host, lookupHost));
   } catch (e) {
     if (e instanceof TemplateError) throw new InjectionError(`template ${JSON.stringify(name)}: ${e.message}`);
     throw e;
@@ -219,7 +225,7 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
       const known = [...settings.templates.keys()].join(", ") || "none";
       throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
     }
-    const overlay = readOverlay(render(name, template, data), name);
+    const overlay = readOverlay(render(name, template, data, settings.lookupHost), name);
     templatePod = applyOverlayObject(templatePod, overlay, name, templateTyped);
     templateTyped = true;
     // A native sidecar lives in initContainers; a customisation the user wrote in containers moves with it.

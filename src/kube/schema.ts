@@ -9,6 +9,12 @@
  * `types.go` (Kubernetes 1.34, the version Istio's golden files were produced with) and
  * github.com/openshift/api apps/v1 `types.go` for DeploymentConfig.
  *
+ * Kept by hand, checked by a test: what typed marshalling and the merge need are Go facts
+ * (declaration order, Go names, pointers, `omitempty`/`omitzero`, the patch tags) that no form of the
+ * API published on npm carries (the OpenAPI-generated models list fields alphabetically, by JSON name,
+ * without them). schema-openapi.test.ts checks every struct's JSON fields and their types against
+ * @kubernetes/client-node's models of the same Kubernetes version.
+ *
  * Depth of typed marshalling: some values are kept as they are given rather than decoded field by
  * field. A struct listed in {@link OPAQUE} (`Affinity`, `PodStatus`...) is kept as given wherever it
  * appears; a field flagged `raw` (`EphemeralContainers`, the in-tree volume sources...) has its Go type
@@ -693,6 +699,16 @@ const TABLE: Record<string, readonly Row[]> = {
     "EphemeralContainerStatuses ephemeralContainerStatuses []ContainerStatus o",
     "Resize resize string o",
     "ResourceClaimStatuses resourceClaimStatuses []PodResourceClaimStatus o merge,retainKeys:name",
+    "ExtendedResourceClaimStatus extendedResourceClaimStatus *PodExtendedResourceClaimStatus o",
+  ],
+  PodExtendedResourceClaimStatus: [
+    "RequestMappings requestMappings []ContainerExtendedResourceRequest",
+    "ResourceClaimName resourceClaimName string",
+  ],
+  ContainerExtendedResourceRequest: [
+    "ContainerName containerName string",
+    "ResourceName resourceName string",
+    "RequestName requestName string",
   ],
   PodCondition: [
     "Type type string",

@@ -17,6 +17,7 @@
  */
 
 import { isRecord } from "../go/json.js";
+import type { HostLookup } from "../inject/host-names.js";
 import { type InjectorSettings, injectPod } from "../inject/inject.js";
 import type { LoadedInjector } from "../inject/injector.js";
 import type { Pod } from "../inject/pod.js";
@@ -46,6 +47,8 @@ export interface WebhookState {
   platform?: "openshift";
   /** The Namespace of a name, when known (read on OpenShift for the proxy UID/GID). */
   namespace?: (name: string) => NamespaceLike | undefined;
+  /** Where the templates' `getHostByName` looks names up (inject-handler.ts resolves them); absent: nowhere. */
+  lookupHost?: HostLookup;
 }
 
 export interface ReviewResult {
@@ -192,8 +195,12 @@ function lookupNamespace(state: WebhookState, name: string): NamespaceLike | und
   }
 }
 
-/** The injector settings, with the state's compliance policy when it names one. */
+/** The injector settings, with the state's compliance policy when it names one and its host lookups. */
 function webhookSettings(settings: InjectorSettings, state: WebhookState): InjectorSettings {
-  if (state.compliancePolicy === undefined || state.compliancePolicy === settings.compliancePolicy) return settings;
-  return { ...settings, compliancePolicy: state.compliancePolicy };
+  const policy =
+    state.compliancePolicy === undefined || state.compliancePolicy === settings.compliancePolicy
+      ? {}
+      : { compliancePolicy: state.compliancePolicy };
+  const lookups = state.lookupHost === undefined ? {} : { lookupHost: state.lookupHost };
+  return { ...settings, ...policy, ...lookups };
 }

@@ -124,12 +124,20 @@ export async function readConfigTexts(files: ConfigFiles): Promise<Map<string, s
   return texts;
 }
 
+/**
+ * Where the reference pods' templates look host names up (`getHostByName`): every name "resolves" to
+ * a loopback address, never asked of DNS. The check proves that templates, values and mesh config
+ * work together; a DNS server that is slow or down at reload time must not refuse a configuration
+ * (the reviews themselves resolve names for real: inject-handler.ts).
+ */
+const referenceLookup = (): readonly string[] => ["127.0.0.1"];
+
 /** Checks a candidate state by answering every reference pod; throws ConfigRejectedError naming the first failure. */
 export function checkWithReferencePods(state: WebhookState): void {
   for (const pod of referencePods()) {
     let result: ReturnType<typeof reviewBody>;
     try {
-      result = reviewBody(pod.review, "/inject", state);
+      result = reviewBody(pod.review, "/inject", { ...state, lookupHost: referenceLookup });
     } catch (e) {
       throw new ConfigRejectedError(`reference pod ${pod.name}: ${(e as Error).message}`);
     }

@@ -4,7 +4,8 @@
  * 415, 413) → `100 Continue` if the client asked for it (a refused body gets its final status
  * instead) → read it within the limit (413, 400), reserving room in the body budget as bytes
  * arrive past the first `smallBodyBytes` (body-budget.ts) → JSON.parse once → read the review's
- * request once → (OpenShift) look up the pod's Namespace → review() → 200 with the AdmissionReview.
+ * request once → (OpenShift) look up the pod's Namespace → review() (again, once the host names its
+ * templates asked for are resolved: src/inject/host-names.ts) → 200 with the AdmissionReview.
  *
  * Malformed JSON is answered 200 with an AdmissionReview (admission.k8s.io/v1) whose response says
  * `allowed: false` and why, as Istio's webhook does: the API server then reports that message to the
@@ -16,6 +17,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { withResolvedNames } from "../inject/host-names.js";
 import { type ReviewResult, refuseBadRequest, review, type WebhookState } from "./admission.js";
 import { ADMISSION_V1, type PodRequest, readPodRequest, reviewEnvelope } from "./admission-request.js";
 import type { BodyAccount, BodyBudget } from "./body-budget.js";
@@ -27,6 +29,7 @@ import type { NamespaceSource } from "./namespaces.js";
 import type { NamespaceLike } from "./openshift.js";
 import type { Outcome } from "./outcome.js";
 import { JSON_TYPE, seconds, send, TEXT } from "./respond.js";
+import { processTemplateHost } from "./template-host.js";
 
 /** What the handler reads from the server around it. */
 export interface InjectContext {
@@ -136,7 +139,10 @@ export function createInjectHandler(ctx: InjectContext): InjectHandler {
     if (request.ok) {
       const reviewState = await withNamespace(current, request);
       try {
-        result = review(request, path, reviewState);
+        // A fresh host per review: names its templates ask for (getHostByName) are resolved for it alone.
+        result = await withResolvedNames(processTemplateHost(process.env), (lookupHost) =>
+          review(request, path, { ...reviewState, lookupHost }),
+        );
       } catch (e) {
         // review() is total; if it still throws, that is our bug: answer, and log it loudly.
         logger.error({ err: e, path, uid: request.uid }, "internal error in review");

@@ -1,17 +1,19 @@
 /**
- * The host a command gives templates (src/template/host.ts): the run's environment, the clock, and
- * names resolved through Node's resolver (dns.lookup: /etc/hosts, then DNS, much as Go's resolver
- * does). Resolution is asynchronous, for `Template.executeAsync`; IP literals need none.
+ * The host the webhook and the commands give templates (src/template/host.ts): the process
+ * environment, the clock, and names resolved through Node's resolver (dns.lookup: /etc/hosts, then
+ * DNS, much as Go's resolver does). Resolution is asynchronous, for `Template.executeAsync` and
+ * src/inject/host-names.ts; IP literals need none. Make one per render or review: resolved names
+ * are kept for the host's life.
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { type TemplateHost, templateHost } from "../template/index.js";
-import type { CliIo } from "./io.js";
 
 /** A lookup that takes longer than this counts as a failure (the name resolves to nothing). */
 const LOOKUP_TIMEOUT_MS = 10_000;
 
-export function processTemplateHost(env: CliIo["env"]): TemplateHost {
+/** `env` is the environment templates see (`env`, `expandenv`): the process's, or a CLI run's. */
+export function processTemplateHost(env: Readonly<Record<string, string | undefined>>): TemplateHost {
   const known = new Map<string, readonly string[]>();
   return templateHost({
     env: (name) => env[name],
