@@ -1,13 +1,16 @@
 /**
- * `meshinject kube-inject`: the I/O around src/inject/kube-inject.ts (reading the input and the
- * configuration files, writing the output atomically, printing warnings on stderr).
+ * `meshinject kube-inject`: the I/O around src/inject/kube-inject.ts (reading the configuration
+ * files, streaming the input's documents through the injector one at a time into the output, which
+ * an -o file gets atomically, printing warnings on stderr).
  */
 
 import { ConfigError } from "../inject/config.js";
-import { DocumentError, kubeInject } from "../inject/kube-inject.js";
+import { DocumentError, DocumentInjector, streamError } from "../inject/kube-inject.js";
 import { oneLine } from "../kube/one-line.js";
-import { type InjectorFlags, injectorSources, loadCliInjector, readInput } from "./load-injector.js";
-import { writeManifestResult } from "./manifest-result.js";
+import type { RawDocument } from "../kube/stream.js";
+import { type InjectorFlags, InjectorFlagsError, injectorSources, loadCliInjector } from "./load-injector.js";
+import { openInput, streamManifestResult } from "./manifest-result.js";
+import { InputError } from "./read-input.js";
 
 export interface KubeInjectCliOptions extends InjectorFlags {
   filename: string;
@@ -23,8 +26,8 @@ export class KubeInjectError extends Error {
 }
 
 /**
- * The error to show for a failure while reading the documents or the configuration: nothing has
- * been written yet, so it names the one document (or configuration file) at fault.
+ * The error to show for a failure while reading the documents or the configuration: it names the
+ * one document (or configuration file) at fault.
  */
 export function documentFailure(e: unknown, filename: string): unknown {
   if (e instanceof DocumentError) {
@@ -51,18 +54,44 @@ export function nativeSidecarSetting(value: string): boolean {
   }
 }
 
+/**
+ * The input, read piece by piece (a file that cannot be read is reported before the configuration
+ * is loaded, as when the whole input was read first).
+ */
+export async function openCliInput(filename: string): Promise<AsyncIterable<string>> {
+  try {
+    return await openInput(filename);
+  } catch (e) {
+    throw e instanceof InputError ? new InjectorFlagsError(e.message) : e;
+  }
+}
+
+/** Streams a manifest command's documents through `each` into its output; errors as the user sees them. */
+export async function streamCliResult(
+  opts: KubeInjectCliOptions,
+  input: AsyncIterable<string>,
+  each: (raw: RawDocument, index: number) => string | Promise<string>,
+): Promise<void> {
+  try {
+    await streamManifestResult(opts, input, each, (message) => new KubeInjectError(message));
+  } catch (e) {
+    if (e instanceof InputError) throw new InjectorFlagsError(e.message);
+    throw documentFailure(streamError(e), opts.filename);
+  }
+}
+
 export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
   const sources = await injectorSources(opts);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
-  const input = await readInput(opts.filename, "input");
+  const input = await openCliInput(opts.filename);
   const inputName = opts.filename === "-" ? "stdin" : opts.filename;
   // As istioctl: its skip lines are collected and printed after the output, after one blank line;
   // the other warnings (what Istio logs as it goes) are printed at once, naming the document.
   const skipped: string[] = [];
-  let output: string;
+  let injector: DocumentInjector;
   try {
     const loaded = loadCliInjector(sources, opts.valuesFile);
-    output = kubeInject(input, {
+    injector = new DocumentInjector({
       settings: loaded.settings,
       config: loaded.config,
       meshConfig: loaded.meshConfig,
@@ -76,7 +105,8 @@ export async function runKubeInject(opts: KubeInjectCliOptions): Promise<void> {
   } catch (e) {
     throw documentFailure(e, opts.filename);
   }
-  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message));
+  await streamCliResult(opts, input, (raw) => injector.document(raw));
+  injector.end();
   if (skipped.length > 0) process.stderr.write(`\n${skipped.map((line) => `${line}\n`).join("")}`);
 }
 

@@ -1,11 +1,16 @@
 /**
- * Writing what a manifest command (kube-inject, uninject) made of its input: the whole result, or
- * with --diff a unified diff per changed document (coloured on a terminal), on stdout or into the
- * -o file, which is replaced atomically.
+ * Writing what a manifest command (kube-inject, uninject) makes of its input, one document at a
+ * time as it is read: each result (or with --diff its unified diff, coloured on a terminal) goes to
+ * stdout as soon as it is done, waiting when stdout is slower than the injection; or into the -o
+ * file, which only appears, complete, when the last document is done (a temporary file renamed
+ * over it; removed on any error). Nothing but the current document is held.
  */
 
-import { colourDiff, documentDiffs } from "../kube/document-diff.js";
-import { WriteError, writeFileAtomic } from "./output.js";
+import { once } from "node:events";
+import { colourDiff, documentDiff } from "../kube/document-diff.js";
+import { DOCUMENT_TERMINATOR, mapYamlStream, type RawDocument } from "../kube/stream.js";
+import { AtomicFile, WriteError } from "./output.js";
+import { readInputPieces } from "./read-input.js";
 
 export interface ResultFlags {
   filename: string;
@@ -13,27 +18,69 @@ export interface ResultFlags {
   diff?: boolean;
 }
 
-/** Writes `result` (or its diff from `input`); a failed -o write is `makeError`'s error, naming the file. */
-export async function writeManifestResult(
+/** Where the results go. */
+interface Sink {
+  write(text: string): Promise<void>;
+  /** After the last result. */
+  commit(): Promise<void>;
+  /** After an error: leaves nothing half-written behind. */
+  abort(): Promise<void>;
+}
+
+/** Standard output, waiting for it to drain when it is full. */
+const STDOUT: Sink = {
+  async write(text) {
+    if (!process.stdout.write(text)) await once(process.stdout, "drain");
+  },
+  commit: async () => undefined,
+  abort: async () => undefined,
+};
+
+/**
+ * The input's text piece by piece; the first piece is read before this returns, so that an input
+ * that cannot be read is reported before anything else is done. Throws InputError.
+ */
+export async function openInput(filename: string): Promise<AsyncIterable<string>> {
+  const pieces = readInputPieces(filename, "input");
+  const first = await pieces.next();
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (first.done) return;
+      yield first.value;
+      yield* pieces;
+    },
+  };
+}
+
+/**
+ * Turns each document of `input` into `each`'s result and writes it out as soon as it is done (its
+ * diff with --diff). A failed -o write is `makeError`'s error naming the file; every other error
+ * (the documents', InputError, a YamlStreamError) is thrown on, the -o file left as it was.
+ */
+export async function streamManifestResult(
   flags: ResultFlags,
-  input: string,
-  result: string,
+  input: AsyncIterable<string>,
+  each: (raw: RawDocument, index: number) => string | Promise<string>,
   makeError: (message: string) => Error,
 ): Promise<void> {
-  let text = result;
-  if (flags.diff) {
-    text = documentDiffs(flags.filename === "-" ? "stdin" : flags.filename, input, result);
-    const terminal = flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR;
-    if (terminal) text = colourDiff(text);
-  }
-  if (flags.output === undefined) {
-    process.stdout.write(text);
-    return;
-  }
+  const writeFailure = (e: unknown) =>
+    e instanceof WriteError ? makeError(`-o ${flags.output as string}: ${e.message}`) : e;
+  let sink = STDOUT;
+  if (flags.output !== undefined)
+    sink = await AtomicFile.open(flags.output).catch((e) => Promise.reject(writeFailure(e)));
+  const name = flags.filename === "-" ? "stdin" : flags.filename;
+  const colour = flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const present = async (raw: RawDocument, index: number) => {
+    const result = await each(raw, index);
+    if (!flags.diff) return result;
+    const diff = documentDiff(name, index, raw.text, result.slice(0, -DOCUMENT_TERMINATOR.length));
+    return colour ? colourDiff(diff) : diff;
+  };
   try {
-    await writeFileAtomic(flags.output, text);
+    for await (const text of mapYamlStream(input, present)) if (text !== "") await sink.write(text);
+    await sink.commit();
   } catch (e) {
-    if (!(e instanceof WriteError)) throw e;
-    throw makeError(`-o ${flags.output}: ${e.message}`);
+    await sink.abort();
+    throw writeFailure(e);
   }
 }

@@ -5,16 +5,9 @@
  */
 
 import { Command } from "commander";
-import { kubeUninject } from "../inject/uninject.js";
-import { documentFailure, KubeInjectError, nativeSidecarSetting } from "./kube-inject.js";
-import {
-  addInjectorOptions,
-  type InjectorFlags,
-  injectorSources,
-  loadCliInjector,
-  readInput,
-} from "./load-injector.js";
-import { writeManifestResult } from "./manifest-result.js";
+import { type UninjectOptions, uninjectDocument } from "../inject/uninject.js";
+import { documentFailure, nativeSidecarSetting, openCliInput, streamCliResult } from "./kube-inject.js";
+import { addInjectorOptions, type InjectorFlags, injectorSources, loadCliInjector } from "./load-injector.js";
 
 interface UninjectCliOptions extends InjectorFlags {
   filename: string;
@@ -26,22 +19,22 @@ interface UninjectCliOptions extends InjectorFlags {
 async function runUninject(opts: UninjectCliOptions): Promise<void> {
   const sources = await injectorSources(opts);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
-  const input = await readInput(opts.filename, "input");
-  let output: string;
+  const input = await openCliInput(opts.filename);
+  let options: UninjectOptions;
   try {
     const loaded = loadCliInjector(sources, opts.valuesFile);
-    output = kubeUninject(input, {
+    options = {
       settings: loaded.settings,
       config: loaded.config,
       meshConfig: loaded.meshConfig,
       revision: sources.revision,
       nativeSidecar,
       warn: (message) => process.stderr.write(message),
-    });
+    };
   } catch (e) {
     throw documentFailure(e, opts.filename);
   }
-  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message));
+  await streamCliResult(opts, input, (raw, index) => uninjectDocument(raw.text, index, options));
 }
 
 const HELP = `
