@@ -1,0 +1,116 @@
+// End-to-end tests of streaming `meshinject kube-inject`: each document is written as soon as it is
+// injected (before the input ends), an error in a late document names it and its line in the whole
+// input, and `-o FILE` then leaves the file as it was and no temporary file.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { meshinject, repoRoot } from "../../test/meshinject-cli.js";
+
+const deployment = (name: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}}
+    spec:
+      containers:
+      - name: app
+        image: example/app
+`;
+const service = (name: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n`;
+
+/** `n` Deployments, each followed by `---`: 15 lines each. */
+const deployments = (n: number) => Array.from({ length: n }, (_, i) => `${deployment(`app-${i + 1}`)}---\n`).join("");
+
+describe("streaming meshinject kube-inject", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "meshinject-stream-"));
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("writes the first injected document before standard input is closed", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "kube-inject", "-f", "-"], {
+      cwd: repoRoot,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    // The first document (its end is the separator line), then nothing until its output is seen.
+    child.stdin.write(`${deployment("first")}---\n`);
+    const firstOut = await new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (stdout.endsWith("---\n")) resolve(stdout);
+      };
+      child.stdout.on("data", check);
+      exited.then(() => reject(new Error(`exited before any output; stderr: ${stderr}`)));
+    });
+    assert.match(firstOut, /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n/);
+    assert.match(firstOut, /name: istio-proxy\n/);
+    assert.equal(firstOut.match(/^kind: /gm)?.length, 1);
+    child.stdin.end(deployment("second"));
+    assert.equal(await exited, 0, stderr);
+    assert.ok(stdout.startsWith(firstOut));
+    assert.match(stdout.slice(firstOut.length), /name: second\n.*name: istio-proxy\n.*---\n$/s);
+  });
+
+  it("names a late document and its line in the whole input, after writing the documents before it", async () => {
+    const broken = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: broken\nspec:\n  containers: [\n";
+    const input = `${deployments(40)}${broken}`;
+    await writeFile(join(dir, "late.yaml"), input);
+    const r = meshinject("kube-inject", "-f", join(dir, "late.yaml"));
+    assert.equal(r.code, 1);
+    // 40 documents of 15 lines: the Pod starts on line 601, its text ends on line 606.
+    assert.equal(
+      r.stderr,
+      `meshinject: ${join(dir, "late.yaml")}: document 41 (Pod "broken"): invalid YAML: line 607, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]\n`,
+    );
+    assert.equal(r.stdout.match(/^kind: Deployment\n/gm)?.length, 40);
+    assert.equal(r.stdout.match(/name: istio-proxy\n/g)?.length, 40);
+  });
+
+  it("-o leaves the file as it was and nothing else behind on a late error", async () => {
+    const out = await mkdtemp(join(dir, "out-"));
+    const target = join(out, "injected.yaml");
+    await writeFile(target, "old content\n");
+    const cases: [string, string | Buffer, RegExp][] = [
+      [
+        "bad-doc.yaml",
+        `${deployments(30)}kind: Pod\nmetadata: {name: p}\nspec: [\n`,
+        /document 31 \(Pod\): invalid YAML: line 454,/,
+      ],
+      [
+        "bad-separator.yaml",
+        `${deployments(30)}--- x\n${service("s")}`,
+        /invalid YAML stream at line 451: invalid Yaml document separator: x$/,
+      ],
+      // Past the first 64 KiB read: the bad byte is found after many documents were written.
+      [
+        "latin1.yaml",
+        Buffer.concat([Buffer.from(`${service("s")}---\n`.repeat(2000)), Buffer.from("# caf\xe9\n", "latin1")]),
+        /input .*latin1\.yaml is not UTF-8 text \(line 10001\); save it as UTF-8$/,
+      ],
+    ];
+    for (const [name, text, pattern] of cases) {
+      await writeFile(join(dir, name), text);
+      const r = meshinject("kube-inject", "-f", join(dir, name), "-o", target);
+      assert.equal(r.code, 1, name);
+      assert.equal(r.stdout, "", name);
+      assert.match(r.stderr, /^meshinject: [^\n]+\n$/, name);
+      assert.match(r.stderr.trimEnd(), pattern, name);
+      assert.equal(await readFile(target, "utf8"), "old content\n", name);
+      assert.deepEqual(await readdir(out), ["injected.yaml"], name);
+    }
+  });
+});
