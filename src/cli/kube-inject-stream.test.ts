@@ -65,6 +65,24 @@ describe("streaming meshinject kube-inject", async () => {
     assert.match(stdout.slice(firstOut.length), /name: second\n.*name: istio-proxy\n.*---\n$/s);
   });
 
+  it("stops quietly when the reader of its output goes away (| head)", async () => {
+    await writeFile(join(dir, "many.yaml"), deployments(300));
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "kube-inject", "-f", join(dir, "many.yaml")],
+      { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // The first piece of output, then the pipe is closed, as `head -1` does.
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    assert.equal(stderr, "");
+    assert.equal(code, 0);
+  });
+
   it("names a late document and its line in the whole input, after writing the documents before it", async () => {
     const broken = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: broken\nspec:\n  containers: [\n";
     const input = `${deployments(40)}${broken}`;

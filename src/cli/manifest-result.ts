@@ -1,12 +1,12 @@
 /**
  * Writing what a manifest command (kube-inject, uninject) makes of its input, one document at a
  * time as it is read: each result (or with --diff its unified diff, coloured on a terminal) goes to
- * stdout as soon as it is done, waiting when stdout is slower than the injection; or into the -o
+ * stdout as soon as it is done, waiting when stdout is slower than the injection (and stopping
+ * quietly when its reader has gone, as after `| head`); or into the -o
  * file, which only appears, complete, when the last document is done (a temporary file renamed
  * over it; removed on any error). Nothing but the current document is held.
  */
 
-import { once } from "node:events";
 import { colourDiff, documentDiff } from "../kube/document-diff.js";
 import { DOCUMENT_TERMINATOR, mapYamlStream, type RawDocument } from "../kube/stream.js";
 import { AtomicFile, WriteError } from "./output.js";
@@ -27,11 +27,12 @@ interface Sink {
   abort(): Promise<void>;
 }
 
-/** Standard output, waiting for it to drain when it is full. */
+/** Standard output, one write at a time (the next document waits while a slow reader catches up). */
 const STDOUT: Sink = {
-  async write(text) {
-    if (!process.stdout.write(text)) await once(process.stdout, "drain");
-  },
+  write: (text) =>
+    new Promise<void>((resolve, reject) => {
+      process.stdout.write(text, (e) => (e ? reject(e) : resolve()));
+    }),
   commit: async () => undefined,
   abort: async () => undefined,
 };
@@ -76,11 +77,17 @@ export async function streamManifestResult(
     const diff = documentDiff(name, index, raw.text, result.slice(0, -DOCUMENT_TERMINATOR.length));
     return colour ? colourDiff(diff) : diff;
   };
+  // A reader that stops early (`| head`) closes stdout: the write fails with EPIPE, and the work stops.
+  const closed = (e: unknown) => sink === STDOUT && (e as NodeJS.ErrnoException).code === "EPIPE";
+  const ignore = () => undefined;
+  if (sink === STDOUT) process.stdout.on("error", ignore);
   try {
     for await (const text of mapYamlStream(input, present)) if (text !== "") await sink.write(text);
     await sink.commit();
   } catch (e) {
     await sink.abort();
-    throw writeFailure(e);
+    if (!closed(e)) throw writeFailure(e);
+  } finally {
+    process.stdout.off("error", ignore);
   }
 }

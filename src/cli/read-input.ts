@@ -247,17 +247,22 @@ export async function* readInputPieces(path: string, what?: string): AsyncGenera
   };
   const source = path === "-" ? process.stdin : createReadStream(path);
   const chunks = source[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<Buffer>;
-    try {
-      next = await chunks.next();
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new InputError(`${named}: is a directory`);
-      throw new InputError(`cannot read ${named}: ${(e as Error).message}`);
+  try {
+    for (;;) {
+      let next: IteratorResult<Buffer>;
+      try {
+        next = await chunks.next();
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new InputError(`${named}: is a directory`);
+        throw new InputError(`cannot read ${named}: ${(e as Error).message}`);
+      }
+      if (next.done) break;
+      const text = decode(() => decoder.decode(next.value));
+      if (text !== "") yield text;
     }
-    if (next.done) break;
-    const text = decode(() => decoder.decode(next.value));
-    if (text !== "") yield text;
+  } finally {
+    // Stopped early (an error, or a reader that closed stdout): the file is closed.
+    await chunks.return?.();
   }
   const last = decode(() => decoder.end());
   if (last !== "") yield last;
