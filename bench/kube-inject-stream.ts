@@ -18,7 +18,8 @@
  *     work any injector of this stream does at least). CPU time (process.cpuUsage), interleaved
  *     rounds after warm-up rounds (2,000+ injections), medians.
  *
- * Each target is printed with PASS or FAIL. Flags: --docs N (5,000), --cpu-docs N (1,000), --rounds N (3).
+ * Each target is printed with PASS or FAIL. Flags: --docs N (5,000), --cpu-docs N (1,000), --rounds N (3),
+ * --cpu-only (only (c): no build, no child process).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -168,11 +169,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 const mib = (kib: number) => (kib / 1024).toFixed(1);
 
-async function main(): Promise<void> {
-  const docs = flag("--docs", 5000);
-  const cpuDocs = flag("--cpu-docs", 1000);
-  const rounds = flag("--rounds", 3);
-
+/** (a) and (b); the verdict lines. */
+async function memoryAndLatency(docs: number): Promise<string[]> {
   execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   const small = await runCli(deploymentStream(Math.max(1, Math.round(docs / 10))));
   const big = await runCli(deploymentStream(docs));
@@ -187,6 +185,14 @@ async function main(): Promise<void> {
     `(b) latency (${docs} documents): first output byte at ${big.firstOutputMs.toFixed(0)} ms, last input byte taken at ${big.inputWrittenMs.toFixed(0)} ms, done at ${big.totalMs.toFixed(0)} ms`,
   );
 
+  return [
+    `${verdict(big.maxRssKiB <= 150 * 1024)} peak RSS at ${docs} documents ≤ 150 MiB: ${mib(big.maxRssKiB)} MiB`,
+    `${verdict(big.firstOutputMs < big.inputWrittenMs)} first injected document out before the last input is read: ${big.firstOutputMs.toFixed(0)} ms < ${big.inputWrittenMs.toFixed(0)} ms`,
+  ];
+}
+
+/** (c); the verdict lines. */
+async function cpu(cpuDocs: number, rounds: number): Promise<string[]> {
   const input = deploymentStream(cpuDocs);
   const inputPieces = pieces(input);
   const options = injectOptions();
@@ -235,19 +241,15 @@ async function main(): Promise<void> {
   console.log(
     `    floor 2, yaml parse of the input + stringify of the injected documents: ${f2.toFixed(0)} ms; ours/floor ${(o / f2).toFixed(2)}`,
   );
-  console.log("");
-  console.log(
-    `${verdict(big.maxRssKiB <= 150 * 1024)} peak RSS at ${docs} documents ≤ 150 MiB: ${mib(big.maxRssKiB)} MiB`,
-  );
-  console.log(
-    `${verdict(big.firstOutputMs < big.inputWrittenMs)} first injected document out before the last input is read: ${big.firstOutputMs.toFixed(0)} ms < ${big.inputWrittenMs.toFixed(0)} ms`,
-  );
-  console.log(
+  return [
     `${verdict(o / f1 <= 1.5)} CPU ≤ 1.5× floor 1 (yaml parse + stringify of the input stream): ${(o / f1).toFixed(2)}×`,
-  );
-  console.log(
     `${verdict(o / f2 <= 1.5)} CPU ≤ 1.5× floor 2 (yaml parse of the input + stringify of the output): ${(o / f2).toFixed(2)}×`,
-  );
+  ];
 }
 
-await main();
+const verdicts = [
+  ...(process.argv.includes("--cpu-only") ? [] : await memoryAndLatency(flag("--docs", 5000))),
+  ...(await cpu(flag("--cpu-docs", 1000), flag("--rounds", 3))),
+];
+console.log("");
+for (const line of verdicts) console.log(line);
