@@ -3,7 +3,7 @@
 // input, and `-o FILE` then leaves the file as it was and no temporary file.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -81,6 +81,33 @@ describe("streaming meshinject kube-inject", async () => {
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     assert.equal(stderr, "");
     assert.equal(code, 0);
+  });
+
+  it("-o removes its temporary file when interrupted mid-stream, and keeps the old file", async () => {
+    const out = await mkdtemp(join(dir, "signal-"));
+    const target = join(out, "injected.yaml");
+    await writeFile(target, "old content\n");
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "kube-inject", "-f", "-", "-o", target],
+      { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    const exited = new Promise<[number | null, string | null]>((resolve) =>
+      child.on("close", (code, signal) => resolve([code, signal])),
+    );
+    child.stdin.write(`${deployment("first")}---\n`);
+    // Until the first document is in the temporary file (the input still open); a minute at most.
+    for (const deadline = Date.now() + 60_000; ; ) {
+      assert.ok(Date.now() < deadline, "no temporary file with the first document after a minute");
+      const temps = (await readdir(out)).filter((f) => f.endsWith(".tmp"));
+      const size = temps[0] === undefined ? 0 : (await stat(join(out, temps[0]))).size;
+      if (size > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill("SIGTERM");
+    assert.deepEqual(await exited, [143, null]);
+    assert.deepEqual(await readdir(out), ["injected.yaml"]);
+    assert.equal(await readFile(target, "utf8"), "old content\n");
   });
 
   it("names a late document and its line in the whole input, after writing the documents before it", async () => {

@@ -66,9 +66,21 @@ export async function streamManifestResult(
 ): Promise<void> {
   const writeFailure = (e: unknown) =>
     e instanceof WriteError ? makeError(`-o ${flags.output as string}: ${e.message}`) : e;
-  let sink = STDOUT;
-  if (flags.output !== undefined)
-    sink = await AtomicFile.open(flags.output).catch((e) => Promise.reject(writeFailure(e)));
+  let sink: Sink = STDOUT;
+  let file: AtomicFile | undefined;
+  if (flags.output !== undefined) {
+    const opened = await AtomicFile.open(flags.output).catch((e) => Promise.reject(writeFailure(e)));
+    file = opened;
+    sink = opened;
+  }
+  // Interrupted (Ctrl-C, a stopped job) while the -o file is being written: its temporary file goes
+  // too, and the exit status is the shell's for the signal.
+  const interrupted = (signal: NodeJS.Signals) => {
+    file?.abortNow();
+    process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGHUP" ? 1 : 15));
+  };
+  const signals = file === undefined ? [] : (["SIGINT", "SIGTERM", "SIGHUP"] as const);
+  for (const signal of signals) process.once(signal, interrupted);
   const name = flags.filename === "-" ? "stdin" : flags.filename;
   const colour = flags.output === undefined && process.stdout.isTTY === true && !process.env.NO_COLOR;
   const present = async (raw: RawDocument, index: number) => {
@@ -89,5 +101,6 @@ export async function streamManifestResult(
     if (!closed(e)) throw writeFailure(e);
   } finally {
     process.stdout.off("error", ignore);
+    for (const signal of signals) process.off(signal, interrupted);
   }
 }

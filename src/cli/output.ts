@@ -1,6 +1,6 @@
 /** Writing results without ever leaving a half-written file behind, and saying why a write failed. */
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
@@ -117,6 +117,14 @@ export class AtomicFile {
   async abort(): Promise<void> {
     await this.handle.close().catch(() => undefined);
     await rm(this.temp, { force: true });
+  }
+
+  /**
+   * Removes the temporary file at once, without waiting (for a signal handler that exits right
+   * after; the process's exit closes the file).
+   */
+  abortNow(): void {
+    rmSync(this.temp, { force: true });
   }
 
   private async step(work: () => Promise<void>): Promise<void> {
