@@ -24,10 +24,10 @@
 import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments, stringify } from "yaml";
-import { defaultConfigFiles } from "../src/inject/defaults.js";
-import { loadInjector } from "../src/inject/injector.js";
-import { DocumentInjector, type KubeInjectOptions } from "../src/inject/kube-inject.js";
+import { DocumentInjector } from "../src/inject/kube-inject.js";
 import { mapYamlStream } from "../src/kube/stream.js";
+import { deploymentStream } from "../test/deployment-stream.js";
+import { defaultInjectOptions } from "./inject-options.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -36,39 +36,6 @@ function flag(name: string, fallback: number): number {
   const value = at >= 0 ? Number(process.argv[at + 1]) : fallback;
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} takes a whole number above 0`);
   return value;
-}
-
-/** `n` Deployments, each different (names, labels, images), as one YAML stream. */
-export function deploymentStream(n: number): string {
-  let out = "";
-  for (let i = 0; i < n; i++) {
-    out += `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: app-${i}
-  namespace: team-${i % 7}
-  labels: {app: app-${i}, version: v${i % 3}}
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: app-${i}}
-  template:
-    metadata:
-      labels: {app: app-${i}, version: v${i % 3}}
-    spec:
-      containers:
-      - name: app
-        image: example/app:1.${i}
-        ports: [{containerPort: 8080}]
-        env:
-        - name: INSTANCE
-          value: "${i}"
-        resources:
-          requests: {cpu: 100m, memory: 64Mi}
----
-`;
-  }
-  return out;
 }
 
 /** Writes exit-time figures of the child to stderr, after a marker line. */
@@ -136,20 +103,6 @@ function runCli(input: string): Promise<ChildRun> {
   });
 }
 
-function injectOptions(): KubeInjectOptions {
-  const loaded = loadInjector(defaultConfigFiles());
-  return {
-    settings: loaded.settings,
-    config: loaded.config,
-    meshConfig: loaded.meshConfig,
-    revision: "",
-    nativeSidecar: false,
-    warn: (message) => {
-      throw new Error(`unexpected warning: ${message}`);
-    },
-  };
-}
-
 /** The stream in 64 KiB pieces, as the CLI reads a file. */
 function pieces(text: string): string[] {
   const out: string[] = [];
@@ -195,7 +148,7 @@ async function memoryAndLatency(docs: number): Promise<string[]> {
 async function cpu(cpuDocs: number, rounds: number): Promise<string[]> {
   const input = deploymentStream(cpuDocs);
   const inputPieces = pieces(input);
-  const options = injectOptions();
+  const options = defaultInjectOptions();
   let output: string[] = [];
   const ours = async () => {
     const injector = new DocumentInjector(options);

@@ -7,27 +7,10 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { deployment, deploymentStream, lineCount } from "../../test/deployment-stream.js";
 import { meshinject, repoRoot } from "../../test/meshinject-cli.js";
 
-const deployment = (name: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-spec:
-  selector:
-    matchLabels: {app: ${name}}
-  template:
-    metadata:
-      labels: {app: ${name}}
-    spec:
-      containers:
-      - name: app
-        image: example/app
-`;
 const service = (name: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n`;
-
-/** `n` Deployments, each followed by `---`: 15 lines each. */
-const deployments = (n: number) => Array.from({ length: n }, (_, i) => `${deployment(`app-${i + 1}`)}---\n`).join("");
 
 describe("streaming meshinject kube-inject", async () => {
   const dir = await mkdtemp(join(tmpdir(), "meshinject-stream-"));
@@ -48,7 +31,7 @@ describe("streaming meshinject kube-inject", async () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
     // The first document (its end is the separator line), then nothing until its output is seen.
-    child.stdin.write(`${deployment("first")}---\n`);
+    child.stdin.write(`${deployment(1)}---\n`);
     const firstOut = await new Promise<string>((resolve, reject) => {
       const check = () => {
         if (stdout.endsWith("---\n")) resolve(stdout);
@@ -59,14 +42,14 @@ describe("streaming meshinject kube-inject", async () => {
     assert.match(firstOut, /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n/);
     assert.match(firstOut, /name: istio-proxy\n/);
     assert.equal(firstOut.match(/^kind: /gm)?.length, 1);
-    child.stdin.end(deployment("second"));
+    child.stdin.end(deployment(2));
     assert.equal(await exited, 0, stderr);
     assert.ok(stdout.startsWith(firstOut));
-    assert.match(stdout.slice(firstOut.length), /name: second\n.*name: istio-proxy\n.*---\n$/s);
+    assert.match(stdout.slice(firstOut.length), /name: app-2\n.*name: istio-proxy\n.*---\n$/s);
   });
 
   it("stops quietly when the reader of its output goes away (| head)", async () => {
-    await writeFile(join(dir, "many.yaml"), deployments(300));
+    await writeFile(join(dir, "many.yaml"), deploymentStream(300));
     const child = spawn(
       process.execPath,
       ["--import", "tsx", "src/cli/main.ts", "kube-inject", "-f", join(dir, "many.yaml")],
@@ -95,7 +78,7 @@ describe("streaming meshinject kube-inject", async () => {
     const exited = new Promise<[number | null, string | null]>((resolve) =>
       child.on("close", (code, signal) => resolve([code, signal])),
     );
-    child.stdin.write(`${deployment("first")}---\n`);
+    child.stdin.write(`${deployment(1)}---\n`);
     // Until the first document is in the temporary file (the input still open); a minute at most.
     for (const deadline = Date.now() + 60_000; ; ) {
       assert.ok(Date.now() < deadline, "no temporary file with the first document after a minute");
@@ -112,14 +95,16 @@ describe("streaming meshinject kube-inject", async () => {
 
   it("names a late document and its line in the whole input, after writing the documents before it", async () => {
     const broken = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: broken\nspec:\n  containers: [\n";
-    const input = `${deployments(40)}${broken}`;
+    const before = deploymentStream(40);
+    const input = `${before}${broken}`;
     await writeFile(join(dir, "late.yaml"), input);
     const r = meshinject("kube-inject", "-f", join(dir, "late.yaml"));
     assert.equal(r.code, 1);
-    // 40 documents of 15 lines: the Pod starts on line 601, its text ends on line 606.
+    // The YAML reader stops at the end of the Pod's text, the line after its last one.
+    const line = lineCount(input) + 1;
     assert.equal(
       r.stderr,
-      `meshinject: ${join(dir, "late.yaml")}: document 41 (Pod "broken"): invalid YAML: line 607, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]\n`,
+      `meshinject: ${join(dir, "late.yaml")}: document 41 (Pod "broken"): invalid YAML: line ${line}, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]\n`,
     );
     assert.equal(r.stdout.match(/^kind: Deployment\n/gm)?.length, 40);
     assert.equal(r.stdout.match(/name: istio-proxy\n/g)?.length, 40);
@@ -129,16 +114,17 @@ describe("streaming meshinject kube-inject", async () => {
     const out = await mkdtemp(join(dir, "out-"));
     const target = join(out, "injected.yaml");
     await writeFile(target, "old content\n");
+    const thirty = deploymentStream(30);
     const cases: [string, string | Buffer, RegExp][] = [
       [
         "bad-doc.yaml",
-        `${deployments(30)}kind: Pod\nmetadata: {name: p}\nspec: [\n`,
-        /document 31 \(Pod\): invalid YAML: line 454,/,
+        `${thirty}kind: Pod\nmetadata: {name: p}\nspec: [\n`,
+        new RegExp(`document 31 \\(Pod\\): invalid YAML: line ${lineCount(thirty) + 4},`),
       ],
       [
         "bad-separator.yaml",
-        `${deployments(30)}--- x\n${service("s")}`,
-        /invalid YAML stream at line 451: invalid Yaml document separator: x$/,
+        `${thirty}--- x\n${service("s")}`,
+        new RegExp(`invalid YAML stream at line ${lineCount(thirty) + 1}: invalid Yaml document separator: x$`),
       ],
       // Past the first 64 KiB read: the bad byte is found after many documents were written.
       [

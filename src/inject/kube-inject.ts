@@ -283,15 +283,19 @@ export function streamError(e: unknown): unknown {
  * be read or cannot be injected; a bad separator line anywhere is found before any document is injected.
  */
 export function kubeInject(text: string, options: KubeInjectOptions): string {
-  let raws: RawDocument[];
-  try {
-    raws = splitYamlStreamAt(text);
-  } catch (e) {
-    throw streamError(e);
-  }
+  const raws = splitDocuments(text);
   const injector = new DocumentInjector(options);
   let out = "";
   for (const raw of raws) out += injector.document(raw);
   injector.end();
   return out;
+}
+
+/** The raw documents of a whole stream; a bad separator line is a {@link DocumentError} naming its line. */
+export function splitDocuments(text: string): RawDocument[] {
+  try {
+    return splitYamlStreamAt(text);
+  } catch (e) {
+    throw streamError(e);
+  }
 }

@@ -14,7 +14,6 @@ import { readYaml } from "../go/yaml/read.js";
 import { writeYaml } from "../go/yaml/write.js";
 import { jsonEqual } from "../kube/json-patch.js";
 import { oneLine } from "../kube/one-line.js";
-import { splitYamlStream } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import {
   describeObject,
@@ -26,7 +25,7 @@ import {
 } from "../kube/workloads.js";
 import { appendMultusNetwork } from "./funcs.js";
 import { typedPod } from "./inject.js";
-import { DocumentError, injectObject, type KubeInjectOptions, streamError } from "./kube-inject.js";
+import { DocumentError, injectObject, type KubeInjectOptions, splitDocuments } from "./kube-inject.js";
 import type { Pod } from "./pod.js";
 import { hasProxyContainer, stripInjection, UninjectError } from "./uninject-pod.js";
 
@@ -289,11 +288,7 @@ export function uninjectDocument(raw: string, index: number, options: UninjectOp
  * Throws {@link DocumentError} as uninjectDocument does, or for a bad separator line.
  */
 export function kubeUninject(text: string, options: UninjectOptions): string {
-  let raws: string[];
-  try {
-    raws = splitYamlStream(text);
-  } catch (e) {
-    throw streamError(e);
-  }
-  return raws.map((raw, index) => uninjectDocument(raw, index, options)).join("");
+  return splitDocuments(text)
+    .map((raw, index) => uninjectDocument(raw.text, index, options))
+    .join("");
 }
