@@ -23,31 +23,16 @@
  */
 import { readFileSync } from "node:fs";
 import { readYaml } from "../src/go/yaml/read.js";
-import { defaultConfigFiles } from "../src/inject/defaults.js";
-import { loadInjector } from "../src/inject/injector.js";
 import { type KubeInjectOptions, kubeInject } from "../src/inject/kube-inject.js";
 import { splitYamlStream } from "../src/kube/stream.js";
 import type { Template } from "../src/template/index.js";
+import { defaultInjectOptions } from "./inject-options.js";
 import { chooseRuns, formatNs, printTable, timeOnce, timeRuns, warmUp } from "./timing.js";
 
 /** Warm up, then the mean ns of one run over a half-second measurement. */
 function measure(run: () => unknown): number {
   warmUp(run);
   return timeRuns(run, chooseRuns(timeRuns(run, 5)));
-}
-
-function injectOptions(): KubeInjectOptions {
-  const loaded = loadInjector(defaultConfigFiles());
-  return {
-    settings: loaded.settings,
-    config: loaded.config,
-    meshConfig: loaded.meshConfig,
-    revision: "",
-    nativeSidecar: false,
-    warn: (message) => {
-      throw new Error(`unexpected warning: ${message}`);
-    },
-  };
 }
 
 /** A Deployment whose one container has `n` env vars. */
@@ -127,7 +112,7 @@ function bench(name: string, text: string, options: KubeInjectOptions): Result {
 function main(): void {
   console.log(`command: node ${[...process.execArgv, ...process.argv.slice(1)].join(" ")}`);
   console.log(`node ${process.version} (${process.platform} ${process.arch}); built-in default config`);
-  const options = injectOptions();
+  const options = defaultInjectOptions();
   const curl = splitYamlStream(readFileSync(new URL("../examples/curl.yaml", import.meta.url), "utf8")).find((d) =>
     /^kind: Deployment$/m.test(d),
   );

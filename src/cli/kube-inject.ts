@@ -1,16 +1,18 @@
 /**
- * `meshinject kube-inject`: the I/O around src/inject/kube-inject.ts (reading the input and the
- * configuration files, writing the output atomically, printing warnings on stderr).
+ * `meshinject kube-inject`: the I/O around src/inject/kube-inject.ts (reading the configuration
+ * files, streaming the input's documents through the injector one at a time into the output, which
+ * an -o file gets atomically, printing warnings on stderr).
  */
 
 import { ConfigError } from "../inject/config.js";
-import { withResolvedNames } from "../inject/host-names.js";
-import { DocumentError, kubeInject } from "../inject/kube-inject.js";
+import { DocumentError, DocumentInjector, streamError } from "../inject/kube-inject.js";
 import { oneLine } from "../kube/one-line.js";
+import type { RawDocument } from "../kube/stream.js";
 import { processTemplateHost } from "../webhook/template-host.js";
 import type { CliIo } from "./io.js";
-import { type InjectorFlags, injectorSources, loadCliInjector, readInput } from "./load-injector.js";
-import { writeManifestResult } from "./manifest-result.js";
+import { type InjectorFlags, InjectorFlagsError, injectorSources, loadCliInjector } from "./load-injector.js";
+import { openInput, streamManifestResult } from "./manifest-result.js";
+import { InputError } from "./read-input.js";
 
 export interface KubeInjectCliOptions extends InjectorFlags {
   filename: string;
@@ -26,8 +28,8 @@ export class KubeInjectError extends Error {
 }
 
 /**
- * The error to show for a failure while reading the documents or the configuration: nothing has
- * been written yet, so it names the one document (or configuration file) at fault.
+ * The error to show for a failure while reading the documents or the configuration: it names the
+ * one document (or configuration file) at fault.
  */
 export function documentFailure(e: unknown, filename: string, io: CliIo): unknown {
   if (e instanceof DocumentError) {
@@ -54,38 +56,62 @@ export function nativeSidecarSetting(value: string): boolean {
   }
 }
 
+/**
+ * The input, read piece by piece (a file that cannot be read is reported before the configuration
+ * is loaded, as when the whole input was read first).
+ */
+export async function openCliInput(filename: string, io: CliIo): Promise<AsyncIterable<string>> {
+  try {
+    return await openInput(filename, io.stdin);
+  } catch (e) {
+    throw e instanceof InputError ? new InjectorFlagsError(e.message) : e;
+  }
+}
+
+/** Streams a manifest command's documents through `each` into its output; errors as the user sees them. */
+export async function streamCliResult(
+  opts: KubeInjectCliOptions,
+  input: AsyncIterable<string>,
+  each: (raw: RawDocument, index: number) => string | Promise<string>,
+  io: CliIo,
+): Promise<void> {
+  try {
+    await streamManifestResult(opts, input, each, (message) => new KubeInjectError(message), io);
+  } catch (e) {
+    if (e instanceof InputError) throw new InjectorFlagsError(e.message);
+    throw documentFailure(streamError(e), opts.filename, io);
+  }
+}
+
 export async function runKubeInject(opts: KubeInjectCliOptions, io: CliIo): Promise<void> {
   const sources = await injectorSources(opts, io);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
-  const input = await readInput(opts.filename, "input", io);
+  const input = await openCliInput(opts.filename, io);
   const inputName = opts.filename === "-" ? "stdin" : opts.filename;
   // As istioctl: its skip lines are collected and printed after the output, after one blank line;
-  // the other warnings (what Istio logs as it goes) are printed before the output, naming the document.
-  let skipped: string[] = [];
-  let warnings: string[] = [];
-  let output: string;
+  // the other warnings (what Istio logs as it goes) are printed at once, naming the document.
+  const skipped: string[] = [];
+  let injector: DocumentInjector;
   try {
     const loaded = loadCliInjector(sources, opts.valuesFile, io);
-    // Templates calling getHostByName: the names they ask for are resolved, then the input is
-    // injected again (src/inject/host-names.ts); only the last run's warnings are printed.
-    output = await withResolvedNames(processTemplateHost(io.env), (lookupHost) => {
-      skipped = [];
-      warnings = [];
-      return kubeInject(input, {
-        settings: { ...loaded.settings, lookupHost },
-        config: loaded.config,
-        meshConfig: loaded.meshConfig,
-        revision: sources.revision,
-        nativeSidecar,
-        warn: (message) => (message.startsWith(SKIP_LINE) ? skipped : warnings).push(message),
-      });
+    injector = new DocumentInjector({
+      settings: loaded.settings,
+      config: loaded.config,
+      meshConfig: loaded.meshConfig,
+      revision: sources.revision,
+      nativeSidecar,
+      warn: (message) => {
+        if (message.startsWith(SKIP_LINE)) skipped.push(message);
+        else io.stderr.write(`meshinject: warning: ${inputName}: ${message}\n`);
+      },
     });
   } catch (e) {
     throw documentFailure(e, opts.filename, io);
-  } finally {
-    for (const message of warnings) io.stderr.write(`meshinject: warning: ${inputName}: ${message}\n`);
   }
-  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message), io);
+  // Templates calling getHostByName: each document's names are resolved and it is injected again.
+  const host = processTemplateHost(io.env);
+  await streamCliResult(opts, input, (raw) => injector.documentResolving(raw, host), io);
+  injector.end();
   if (skipped.length > 0) io.stderr.write(`\n${skipped.map((line) => `${line}\n`).join("")}`);
 }
 

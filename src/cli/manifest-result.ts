@@ -1,12 +1,17 @@
 /**
- * Writing what a manifest command (kube-inject, uninject) made of its input: the whole result, or
- * with --diff a unified diff per changed document (coloured on a terminal), on stdout or into the
- * -o file, which is replaced atomically.
+ * Writing what a manifest command (kube-inject, uninject) makes of its input, one document at a
+ * time as it is read: each result (or with --diff its unified diff, coloured on a terminal) goes to
+ * stdout as soon as it is done, waiting when stdout is slower than the injection (and stopping
+ * quietly when its reader has gone, as after `| head`); or into the -o
+ * file, which only appears, complete, when the last document is done (a temporary file renamed
+ * over it; removed on any error). Nothing but the current document is held.
  */
 
-import { colourDiff, documentDiffs } from "../kube/document-diff.js";
-import type { CliIo } from "./io.js";
-import { WriteError, writeFileAtomic } from "./output.js";
+import { colourDiff, documentDiff } from "../kube/document-diff.js";
+import { DOCUMENT_TERMINATOR, mapYamlStream, type RawDocument } from "../kube/stream.js";
+import type { CliIo, CliWriter } from "./io.js";
+import { AtomicFile, WriteError } from "./output.js";
+import { readInputPieces } from "./read-input.js";
 
 export interface ResultFlags {
   filename: string;
@@ -14,28 +19,113 @@ export interface ResultFlags {
   diff?: boolean;
 }
 
-/** Writes `result` (or its diff from `input`); a failed -o write is `makeError`'s error, naming the file. */
-export async function writeManifestResult(
+/** Where the results go. */
+interface Sink {
+  write(text: string): Promise<void>;
+  /** After the last result. */
+  commit(): Promise<void>;
+  /** After an error: leaves nothing half-written behind. */
+  abort(): Promise<void>;
+}
+
+/** A Node stream (the process's stdout), which says when a write is done and when its reader has gone. */
+type NodeWriter = CliWriter & {
+  write(text: string, done: (e?: Error | null) => void): boolean;
+  on(event: "error", listener: () => void): unknown;
+  off(event: "error", listener: () => void): unknown;
+};
+
+const isNodeWriter = (out: CliWriter): out is NodeWriter => typeof (out as Partial<NodeWriter>).on === "function";
+
+/**
+ * Standard output, one write at a time: on a Node stream the next document waits while a slow
+ * reader catches up; another writer (a test's buffer) takes each text at once.
+ */
+function stdoutSink(out: CliWriter): Sink {
+  return {
+    write: (text) =>
+      new Promise<void>((resolve, reject) => {
+        if (isNodeWriter(out)) out.write(text, (e) => (e ? reject(e) : resolve()));
+        else {
+          out.write(text);
+          resolve();
+        }
+      }),
+    commit: async () => undefined,
+    abort: async () => undefined,
+  };
+}
+
+/**
+ * The input's text piece by piece; the first piece is read before this returns, so that an input
+ * that cannot be read is reported before anything else is done. Throws InputError.
+ */
+export async function openInput(
+  filename: string,
+  stdin: AsyncIterable<Uint8Array | string>,
+): Promise<AsyncIterable<string>> {
+  const pieces = readInputPieces(filename, stdin, "input");
+  const first = await pieces.next();
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (first.done) return;
+      yield first.value;
+      yield* pieces;
+    },
+  };
+}
+
+/**
+ * Turns each document of `input` into `each`'s result and writes it out as soon as it is done (its
+ * diff with --diff). A failed -o write is `makeError`'s error naming the file; every other error
+ * (the documents', InputError, a YamlStreamError) is thrown on, the -o file left as it was.
+ */
+export async function streamManifestResult(
   flags: ResultFlags,
-  input: string,
-  result: string,
+  input: AsyncIterable<string>,
+  each: (raw: RawDocument, index: number) => string | Promise<string>,
   makeError: (message: string) => Error,
   io: CliIo,
 ): Promise<void> {
-  let text = result;
-  if (flags.diff) {
-    text = documentDiffs(flags.filename === "-" ? "stdin" : flags.filename, input, result);
-    const terminal = flags.output === undefined && io.stdout.isTTY === true && !io.env.NO_COLOR;
-    if (terminal) text = colourDiff(text);
+  const writeFailure = (e: unknown) =>
+    e instanceof WriteError ? makeError(`-o ${flags.output as string}: ${e.message}`) : e;
+  const stdout = stdoutSink(io.stdout);
+  let sink: Sink = stdout;
+  let file: AtomicFile | undefined;
+  if (flags.output !== undefined) {
+    const opened = await AtomicFile.open(flags.output).catch((e) => Promise.reject(writeFailure(e)));
+    file = opened;
+    sink = opened;
   }
-  if (flags.output === undefined) {
-    io.stdout.write(text);
-    return;
-  }
+  // Interrupted (Ctrl-C, a stopped job) while the -o file is being written: its temporary file goes
+  // too, and the exit status is the shell's for the signal.
+  const interrupted = (signal: NodeJS.Signals) => {
+    file?.abortNow();
+    process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGHUP" ? 1 : 15));
+  };
+  const signals = file === undefined ? [] : (["SIGINT", "SIGTERM", "SIGHUP"] as const);
+  for (const signal of signals) process.once(signal, interrupted);
+  const name = flags.filename === "-" ? "stdin" : flags.filename;
+  const colour = flags.output === undefined && io.stdout.isTTY === true && !io.env.NO_COLOR;
+  const present = async (raw: RawDocument, index: number) => {
+    const result = await each(raw, index);
+    if (!flags.diff) return result;
+    const diff = documentDiff(name, index, raw.text, result.slice(0, -DOCUMENT_TERMINATOR.length));
+    return colour ? colourDiff(diff) : diff;
+  };
+  // A reader that stops early (`| head`) closes stdout: the write fails with EPIPE, and the work stops.
+  const closed = (e: unknown) => sink === stdout && (e as NodeJS.ErrnoException).code === "EPIPE";
+  const ignore = () => undefined;
+  const out = sink === stdout && isNodeWriter(io.stdout) ? io.stdout : undefined;
+  out?.on("error", ignore);
   try {
-    await writeFileAtomic(flags.output, text);
+    for await (const text of mapYamlStream(input, present)) if (text !== "") await sink.write(text);
+    await sink.commit();
   } catch (e) {
-    if (!(e instanceof WriteError)) throw e;
-    throw makeError(`-o ${flags.output}: ${e.message}`);
+    await sink.abort();
+    if (!closed(e)) throw writeFailure(e);
+  } finally {
+    out?.off("error", ignore);
+    for (const signal of signals) process.off(signal, interrupted);
   }
 }

@@ -1,7 +1,7 @@
 /** Writing results without ever leaving a half-written file behind, and saying why a write failed. */
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { chmod, lstat, mkdir, readlink, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { existsSync, rmSync } from "node:fs";
+import { type FileHandle, lstat, mkdir, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
 /**
@@ -64,27 +64,84 @@ async function writeTarget(path: string): Promise<string> {
 }
 
 /**
- * Writes `text` to `path` atomically: the bytes go to a temporary file in the same directory, which
- * is then renamed over `path` (a rename within one file system replaces the target in one step).
- * A symbolic link is written through (its target is replaced; the link stays). `mode` applies from
- * the start (a private key is never readable by others); without it a file that exists keeps its
- * mode and a new one gets 0666 less the umask. Throws WriteError.
+ * A file written piece by piece that appears at `path` only when complete: the pieces go to a
+ * temporary file in the same directory, which {@link AtomicFile.commit} renames over `path` (a
+ * rename within one file system replaces the target in one step) and {@link AtomicFile.abort}
+ * removes. A symbolic link is written through (its target is replaced; the link stays). `mode`
+ * applies from the start (a private key is never readable by others); without it a file that
+ * exists keeps its mode and a new one gets 0666 less the umask. Every method throws WriteError
+ * (having removed the temporary file).
  */
-export async function writeFileAtomic(path: string, text: string, mode?: number): Promise<void> {
-  const target = await writeTarget(path);
-  const folder = dirname(target);
-  const existing = await stat(target).catch(() => undefined);
-  if (existing?.isDirectory()) throw new WriteError("is a directory", "EISDIR");
-  const temp = join(folder, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    await writeFile(temp, text, { flag: "wx", mode: mode ?? (existing ? existing.mode & 0o7777 : 0o666) });
-    // The umask narrowed the mode given at creation; an existing file's mode is kept exactly.
-    if (mode === undefined && existing !== undefined) await chmod(temp, existing.mode & 0o7777);
-    await rename(temp, target);
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw new WriteError(fsErrorText(e, folder), (e as NodeJS.ErrnoException).code);
+export class AtomicFile {
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly temp: string,
+    private readonly target: string,
+    private readonly folder: string,
+    /** The mode to set before the rename (an existing file's, which the umask must not narrow). */
+    private readonly keepMode: number | undefined,
+  ) {}
+
+  /** Creates the temporary file for `path`. */
+  static async open(path: string, mode?: number): Promise<AtomicFile> {
+    const target = await writeTarget(path);
+    const folder = dirname(target);
+    const existing = await stat(target).catch(() => undefined);
+    if (existing?.isDirectory()) throw new WriteError("is a directory", "EISDIR");
+    const temp = join(folder, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    try {
+      const handle = await open(temp, "wx", mode ?? (existing ? existing.mode & 0o7777 : 0o666));
+      const keepMode = mode === undefined && existing !== undefined ? existing.mode & 0o7777 : undefined;
+      return new AtomicFile(handle, temp, target, folder, keepMode);
+    } catch (e) {
+      await rm(temp, { force: true });
+      throw new WriteError(fsErrorText(e, folder), (e as NodeJS.ErrnoException).code);
+    }
   }
+
+  /** Appends `text` (all of it, when the promise resolves). */
+  async write(text: string): Promise<void> {
+    await this.step(() => this.handle.writeFile(text));
+  }
+
+  /** Closes the file and renames it over the target. */
+  async commit(): Promise<void> {
+    await this.step(async () => {
+      if (this.keepMode !== undefined) await this.handle.chmod(this.keepMode);
+      await this.handle.close();
+      await rename(this.temp, this.target);
+    });
+  }
+
+  /** Removes the temporary file; the target stays as it was. */
+  async abort(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+    await rm(this.temp, { force: true });
+  }
+
+  /**
+   * Removes the temporary file at once, without waiting (for a signal handler that exits right
+   * after; the process's exit closes the file).
+   */
+  abortNow(): void {
+    rmSync(this.temp, { force: true });
+  }
+
+  private async step(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (e) {
+      await this.abort();
+      throw new WriteError(fsErrorText(e, this.folder), (e as NodeJS.ErrnoException).code);
+    }
+  }
+}
+
+/** Writes `text` to `path` atomically ({@link AtomicFile} in one piece). Throws WriteError. */
+export async function writeFileAtomic(path: string, text: string, mode?: number): Promise<void> {
+  const file = await AtomicFile.open(path, mode);
+  await file.write(text);
+  await file.commit();
 }
 
 /**

@@ -4,6 +4,7 @@
  * copied into the output). Anything else is refused rather than passed on garbled. A problem is
  * one line naming the file and `what`.
  */
+import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 
 /** A file that cannot be read; the message names it. */
@@ -23,35 +24,149 @@ export class EncodingError extends Error {
 
 const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => prefix.every((b, i) => bytes[i] === b);
 
-/** UTF-32 code units (4 bytes each) to text; a value that is no code point is an error. */
-function decodeUtf32(bytes: Uint8Array, littleEndian: boolean): string {
-  if (bytes.length % 4 !== 0) throw new EncodingError("is not valid UTF-32 (its length is not a multiple of 4)");
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 4) {
-    const cp = view.getUint32(i, littleEndian);
-    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-      throw new EncodingError(`is not valid UTF-32 (byte ${i}: 0x${cp.toString(16)} is no character)`);
-    }
-    out += String.fromCodePoint(cp);
-  }
+const concat = (a: Uint8Array, b: Uint8Array) => {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
   return out;
-}
+};
 
-/** UTF-16 text from bytes; `fatal` refuses unpaired surrogates. */
-function decodeUtf16(bytes: Uint8Array, littleEndian: boolean): string {
-  let le = bytes;
-  if (!littleEndian) {
-    le = new Uint8Array(bytes.length);
-    for (let i = 0; i + 1 < bytes.length; i += 2) {
-      le[i] = bytes[i + 1] as number;
-      le[i + 1] = bytes[i] as number;
+type Encoding = "utf-8" | "utf-16le" | "utf-16be" | "utf-32le" | "utf-32be";
+
+/** How many bytes the longest byte-order mark takes: what is looked at before choosing. */
+const BOM_BYTES = 4;
+
+/**
+ * Text from bytes that arrive in pieces (a file read in chunks, standard input): the encoding is
+ * chosen from the first bytes (a UTF-16 / UTF-32 byte-order mark, else UTF-8), then each piece is
+ * decoded as it comes (a character split between pieces is completed by the next one). Throws
+ * {@link EncodingError} at the first bytes that are not text of that encoding: NUL bytes without a
+ * byte-order mark, bytes that are not UTF-8 (with the line), an unpaired surrogate, a UTF-32 value
+ * that is no character, or a last character cut short. {@link decodeText} is this over one piece.
+ */
+export class TextStreamDecoder {
+  private head: Uint8Array | undefined = new Uint8Array(0) as Uint8Array;
+  private encoding: Encoding = "utf-8";
+  private decoder: TextDecoder | undefined;
+  /** Bytes of an unfinished code unit (UTF-16 big-endian, UTF-32). */
+  private rest: Uint8Array = new Uint8Array(0);
+  /** Bytes decoded so far (UTF-32's message names the byte). */
+  private offset = 0;
+  /** Line breaks in the text given out so far (the UTF-8 message names the line). */
+  private lines = 0;
+  private first = true;
+
+  /** The text that `bytes` completes. */
+  decode(bytes: Uint8Array): string {
+    if (this.head !== undefined) {
+      this.head = concat(this.head, bytes);
+      if (this.head.length < BOM_BYTES) return "";
+      return this.start(false);
+    }
+    return this.emit(this.decodeMore(bytes, false));
+  }
+
+  /** The text of the last bytes; throws when they end inside a character. */
+  end(): string {
+    if (this.head !== undefined) return this.start(true);
+    return this.emit(this.decodeMore(new Uint8Array(0), true));
+  }
+
+  private start(last: boolean): string {
+    const bytes = this.head as Uint8Array;
+    this.head = undefined;
+    // UTF-32 first: its little-endian mark starts with UTF-16's.
+    let skip = 0;
+    if (startsWith(bytes, [0xff, 0xfe, 0, 0])) [this.encoding, skip] = ["utf-32le", 4];
+    else if (startsWith(bytes, [0, 0, 0xfe, 0xff])) [this.encoding, skip] = ["utf-32be", 4];
+    else if (startsWith(bytes, [0xff, 0xfe])) [this.encoding, skip] = ["utf-16le", 2];
+    else if (startsWith(bytes, [0xfe, 0xff])) [this.encoding, skip] = ["utf-16be", 2];
+    if (this.encoding.startsWith("utf-16") || this.encoding === "utf-8") {
+      this.decoder = new TextDecoder(this.encoding === "utf-8" ? "utf-8" : "utf-16le", { fatal: true });
+    }
+    return this.emit(this.decodeMore(bytes.subarray(skip), last));
+  }
+
+  private decodeMore(bytes: Uint8Array, last: boolean): string {
+    switch (this.encoding) {
+      case "utf-8":
+        return this.decodeUtf8(bytes, last);
+      case "utf-16le":
+      case "utf-16be":
+        return this.decodeUtf16(bytes, last);
+      default:
+        return this.decodeUtf32(bytes, last);
     }
   }
-  try {
-    return new TextDecoder("utf-16le", { fatal: true }).decode(le);
-  } catch {
-    throw new EncodingError("is not valid UTF-16");
+
+  private emit(text: string): string {
+    let out = text;
+    if (this.first && out.length > 0) {
+      this.first = false;
+      // TextDecoder drops one UTF-8 byte-order mark; a second one would be copied into the output.
+      if (this.encoding === "utf-8") out = stripBom(out);
+    }
+    for (let at = out.indexOf("\n"); at >= 0; at = out.indexOf("\n", at + 1)) this.lines++;
+    return out;
+  }
+
+  private decodeUtf8(bytes: Uint8Array, last: boolean): string {
+    if (bytes.includes(0)) {
+      throw new EncodingError(
+        "is not UTF-8 text: it holds NUL bytes (UTF-16 or UTF-32 without a byte-order mark?); save it as UTF-8",
+      );
+    }
+    const held = this.rest;
+    this.rest = bytes.subarray(bytes.length - incompleteUtf8Tail(bytes));
+    try {
+      return (this.decoder as TextDecoder).decode(bytes, { stream: !last });
+    } catch {
+      // The line: lines given out so far, plus those of this piece (after the start of a character
+      // the decoder held back from the last one) up to the first invalid byte.
+      const line = this.lines + firstInvalidUtf8Line(held.length > 0 ? concat(held, bytes) : bytes);
+      throw new EncodingError(`is not UTF-8 text (line ${line}); save it as UTF-8`);
+    }
+  }
+
+  private decodeUtf16(bytes: Uint8Array, last: boolean): string {
+    let le = bytes;
+    if (this.encoding === "utf-16be") {
+      const all = this.rest.length > 0 ? concat(this.rest, bytes) : bytes;
+      const even = all.length - (all.length % 2);
+      le = new Uint8Array(last ? all.length : even);
+      for (let i = 0; i + 1 < all.length; i += 2) {
+        le[i] = all[i + 1] as number;
+        le[i + 1] = all[i] as number;
+      }
+      this.rest = all.subarray(even);
+    }
+    try {
+      return (this.decoder as TextDecoder).decode(le, { stream: !last });
+    } catch {
+      throw new EncodingError("is not valid UTF-16");
+    }
+  }
+
+  /** UTF-32 code units (4 bytes each) to text; a value that is no code point is an error. */
+  private decodeUtf32(bytes: Uint8Array, last: boolean): string {
+    const all = this.rest.length > 0 ? concat(this.rest, bytes) : bytes;
+    const whole = all.length - (all.length % 4);
+    if (last && whole !== all.length) {
+      throw new EncodingError("is not valid UTF-32 (its length is not a multiple of 4)");
+    }
+    const view = new DataView(all.buffer, all.byteOffset, all.byteLength);
+    const littleEndian = this.encoding === "utf-32le";
+    let out = "";
+    for (let i = 0; i < whole; i += 4) {
+      const cp = view.getUint32(i, littleEndian);
+      if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+        throw new EncodingError(`is not valid UTF-32 (byte ${this.offset + i}: 0x${cp.toString(16)} is no character)`);
+      }
+      out += String.fromCodePoint(cp);
+    }
+    this.offset += whole;
+    this.rest = all.slice(whole);
+    return out;
   }
 }
 
@@ -61,21 +176,19 @@ function decodeUtf16(bytes: Uint8Array, littleEndian: boolean): string {
  * (NUL bytes), or Latin-1 (bytes that are not UTF-8).
  */
 export function decodeText(bytes: Uint8Array): string {
-  // UTF-32 first: its little-endian mark starts with UTF-16's.
-  if (startsWith(bytes, [0xff, 0xfe, 0, 0])) return decodeUtf32(bytes.subarray(4), true);
-  if (startsWith(bytes, [0, 0, 0xfe, 0xff])) return decodeUtf32(bytes.subarray(4), false);
-  if (startsWith(bytes, [0xff, 0xfe])) return decodeUtf16(bytes.subarray(2), true);
-  if (startsWith(bytes, [0xfe, 0xff])) return decodeUtf16(bytes.subarray(2), false);
-  if (bytes.includes(0)) {
-    throw new EncodingError(
-      "is not UTF-8 text: it holds NUL bytes (UTF-16 or UTF-32 without a byte-order mark?); save it as UTF-8",
-    );
+  const decoder = new TextStreamDecoder();
+  return decoder.decode(bytes) + decoder.end();
+}
+
+/** How many bytes at the end of `bytes` start a UTF-8 character that the next bytes complete (0-3). */
+function incompleteUtf8Tail(bytes: Uint8Array): number {
+  for (let k = 1; k <= 3 && k <= bytes.length; k++) {
+    const b = bytes[bytes.length - k] as number;
+    if ((b & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
+    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return length > k ? k : 0;
   }
-  try {
-    return stripBom(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw new EncodingError(`is not UTF-8 text (line ${firstInvalidUtf8Line(bytes)}); save it as UTF-8`);
-  }
+  return 0;
 }
 
 /** The line of the first byte that is not valid UTF-8 (for the message). */
@@ -113,8 +226,56 @@ export async function readInputText(
   try {
     return decodeText(bytes);
   } catch (e) {
-    if (e instanceof EncodingError)
-      throw new InputError(`${path === "-" ? `${what ?? "input"} (stdin)` : named} ${e.message}`);
+    if (e instanceof EncodingError) throw new InputError(`${encodingSubject(path, what)} ${e.message}`);
     throw e;
   }
+}
+
+/** `path`'s name in messages about what it holds (`input (stdin)` for standard input). */
+function encodingSubject(path: string, what: string | undefined): string {
+  return path === "-" ? `${what ?? "input"} (stdin)` : what === undefined ? path : `${what} ${path}`;
+}
+
+/**
+ * The text of `path` (`-`: standard input) piece by piece as it is read, decoded as
+ * {@link readInputText} decodes the whole: nothing is held but the piece. Errors are
+ * readInputText's, thrown when the reading gets to them.
+ */
+export async function* readInputPieces(
+  path: string,
+  stdin: AsyncIterable<Uint8Array | string>,
+  what?: string,
+): AsyncGenerator<string> {
+  const named = what === undefined ? path : `${what} ${path}`;
+  const decoder = new TextStreamDecoder();
+  const decode = (next: () => string) => {
+    try {
+      return next();
+    } catch (e) {
+      if (e instanceof EncodingError) throw new InputError(`${encodingSubject(path, what)} ${e.message}`);
+      throw e;
+    }
+  };
+  const source: AsyncIterable<Uint8Array | string> = path === "-" ? stdin : createReadStream(path);
+  const chunks = source[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<Uint8Array | string>;
+      try {
+        next = await chunks.next();
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new InputError(`${named}: is a directory`);
+        throw new InputError(`cannot read ${named}: ${(e as Error).message}`);
+      }
+      if (next.done) break;
+      const chunk = next.value;
+      const text = decode(() => decoder.decode(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+      if (text !== "") yield text;
+    }
+  } finally {
+    // Stopped early (an error, or a reader that closed stdout): the file is closed.
+    await chunks.return?.();
+  }
+  const last = decode(() => decoder.end());
+  if (last !== "") yield last;
 }

@@ -5,17 +5,10 @@
  */
 
 import { Command } from "commander";
-import { kubeUninject } from "../inject/uninject.js";
+import { type UninjectOptions, uninjectDocument } from "../inject/uninject.js";
 import type { CliIo } from "./io.js";
-import { documentFailure, KubeInjectError, nativeSidecarSetting } from "./kube-inject.js";
-import {
-  addInjectorOptions,
-  type InjectorFlags,
-  injectorSources,
-  loadCliInjector,
-  readInput,
-} from "./load-injector.js";
-import { writeManifestResult } from "./manifest-result.js";
+import { documentFailure, nativeSidecarSetting, openCliInput, streamCliResult } from "./kube-inject.js";
+import { addInjectorOptions, type InjectorFlags, injectorSources, loadCliInjector } from "./load-injector.js";
 
 interface UninjectCliOptions extends InjectorFlags {
   filename: string;
@@ -27,22 +20,22 @@ interface UninjectCliOptions extends InjectorFlags {
 async function runUninject(opts: UninjectCliOptions, io: CliIo): Promise<void> {
   const sources = await injectorSources(opts, io);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
-  const input = await readInput(opts.filename, "input", io);
-  let output: string;
+  const input = await openCliInput(opts.filename, io);
+  let options: UninjectOptions;
   try {
     const loaded = loadCliInjector(sources, opts.valuesFile, io);
-    output = kubeUninject(input, {
+    options = {
       settings: loaded.settings,
       config: loaded.config,
       meshConfig: loaded.meshConfig,
       revision: sources.revision,
       nativeSidecar,
       warn: (message) => io.stderr.write(message),
-    });
+    };
   } catch (e) {
     throw documentFailure(e, opts.filename, io);
   }
-  await writeManifestResult(opts, input, output, (message) => new KubeInjectError(message), io);
+  await streamCliResult(opts, input, (raw, index) => uninjectDocument(raw.text, index, options), io);
 }
 
 const HELP = `

@@ -8,7 +8,7 @@ import { isRecord } from "../go/json.js";
 import { readYaml } from "../go/yaml/read.js";
 import { writeYaml } from "../go/yaml/write.js";
 import { oneLine } from "../kube/one-line.js";
-import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
+import { type RawDocument, splitYamlStreamAt, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import { valueKind } from "../kube/value-kind.js";
 import {
@@ -20,7 +20,9 @@ import {
   workloadOf,
 } from "../kube/workloads.js";
 import { applyProxyConfigToMesh, type MeshConfig } from "../mesh/index.js";
+import type { TemplateHost } from "../template/index.js";
 import type { InjectorConfig } from "./config.js";
+import { withResolvedNames } from "./host-names.js";
 import { InjectionError, type InjectorSettings, injectPod, typedPod } from "./inject.js";
 import type { Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
@@ -82,22 +84,6 @@ function guessDescription(raw: string): string | undefined {
   }
   if (kind === undefined && name === undefined) return undefined;
   return name === undefined ? kind : `${kind ?? "(no kind)"} ${JSON.stringify(name)}`;
-}
-
-/** The 1-based line of the input where each document of splitYamlStream's result starts. */
-function documentStartLines(text: string): number[] {
-  const starts: number[] = [];
-  let inDocument = false;
-  const lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  for (const [i, line] of lines.entries()) {
-    if (line.startsWith("---")) inDocument = false;
-    else if (!inDocument) {
-      starts.push(i + 1);
-      inDocument = true;
-    }
-  }
-  return starts;
 }
 
 /** A YAML reader message with its `line N` made relative to the whole input (`start` = first line). */
@@ -230,58 +216,115 @@ export function injectObject(
 }
 
 /**
- * Injects every injectable document of a YAML stream; returns the output stream. Documents that are
- * not Kubernetes objects (a list, a scalar, a map without `kind`) and workload kinds of other API
- * groups are copied through with a warning (see {@link injectTopLevel}), as is an empty input.
- * Throws {@link DocumentError} (one line: `document N (Kind "name"): cause`) when a document cannot
- * be read or cannot be injected.
+ * Injects the documents of one YAML stream one at a time ({@link kubeInject} over a whole text; the
+ * CLI over a stream read in pieces, with mapYamlStream): `document` turns one raw document into its output
+ * (followed by `---\n`), `end` warns when the stream held no document. Holds no document.
  */
-export function kubeInject(text: string, options: KubeInjectOptions): string {
-  let raws: string[];
-  try {
-    raws = splitYamlStream(text);
-  } catch (e) {
-    if (e instanceof YamlStreamError) {
-      const line = text.split("\n").findIndex((l) => /^---\s*[^\s#]/.test(l)) + 1;
-      throw new DocumentError(`invalid YAML stream${line > 0 ? ` at line ${line}` : ""}: ${e.message}`);
-    }
-    throw e;
+export class DocumentInjector {
+  private index = 0;
+  /** Whether a document that is not empty was read. */
+  private sawDocument = false;
+
+  constructor(private readonly options: KubeInjectOptions) {}
+
+  /**
+   * The output for the next raw document of the stream. Throws {@link DocumentError} (one line:
+   * `document N (Kind "name"): cause`, YAML errors with their line in the whole stream).
+   */
+  document(raw: RawDocument): string {
+    const number = ++this.index;
+    return this.inject(raw, number, this.options);
   }
-  let out = "";
-  let documents = 0;
-  for (const [index, raw] of raws.entries()) {
+
+  /**
+   * As {@link document}, for templates that call `getHostByName` with a host that resolves names
+   * asynchronously (kube-inject's): the document is injected, the names its templates asked for are
+   * resolved, and it is injected again (src/inject/host-names.ts); only the last run's warnings are
+   * passed on.
+   */
+  async documentResolving(raw: RawDocument, host: TemplateHost): Promise<string> {
+    const number = ++this.index;
+    let warnings: string[] = [];
+    try {
+      return await withResolvedNames(host, (lookupHost) => {
+        warnings = [];
+        return this.inject(raw, number, {
+          ...this.options,
+          settings: { ...this.options.settings, lookupHost },
+          warn: (message) => warnings.push(message),
+        });
+      });
+    } finally {
+      for (const message of warnings) this.options.warn(message);
+    }
+  }
+
+  private inject(raw: RawDocument, number: number, options: KubeInjectOptions): string {
     let doc: unknown;
     try {
-      doc = readYaml(raw);
+      doc = readYaml(raw.text);
     } catch (e) {
-      const what = guessDescription(raw);
-      const message = inputRelative(oneLine((e as Error).message), documentStartLines(text)[index] ?? 1);
-      throw new DocumentError(`document ${index + 1}${what ? ` (${what})` : ""}: invalid YAML: ${message}`);
+      const what = guessDescription(raw.text);
+      const message = inputRelative(oneLine((e as Error).message), raw.line);
+      throw new DocumentError(`document ${number}${what ? ` (${what})` : ""}: invalid YAML: ${message}`);
     }
     // An empty document (nothing, or only comments) is no document.
-    if (doc !== null) documents++;
+    if (doc !== null) this.sawDocument = true;
     if (!isRecord(doc)) {
       if (doc !== null) {
-        options.warn(`document ${index + 1}: a ${valueKind(doc)}, not a Kubernetes object: copied through unchanged`);
+        options.warn(`document ${number}: a ${valueKind(doc)}, not a Kubernetes object: copied through unchanged`);
       }
-      out += `${raw}---\n`;
-      continue;
+      return `${raw.text}---\n`;
     }
     let outcome: ObjectOutcome;
-    const where = `document ${index + 1} (${describeObject(doc)})`;
+    const where = `document ${number} (${describeObject(doc)})`;
     try {
       outcome = injectTopLevel(
         doc,
         options,
-        typeof doc.kind === "string" && doc.kind !== "" ? where : `document ${index + 1}`,
+        typeof doc.kind === "string" && doc.kind !== "" ? where : `document ${number}`,
       );
     } catch (e) {
       // The original error stays as `cause` (the CLI prints its stack with MESHINJECT_DEBUG set).
       if (!(e instanceof Error)) throw e;
       throw new DocumentError(`${where}: ${causeOf(e, doc)}`, { cause: e });
     }
-    out += outcome.copied ? `${raw}---\n` : `${writeYaml(marshalTyped(outcome.object, String(doc.kind)))}---\n`;
+    return outcome.copied ? `${raw.text}---\n` : `${writeYaml(marshalTyped(outcome.object, String(doc.kind)))}---\n`;
   }
-  if (documents === 0) options.warn("no documents read: the input is empty");
+
+  /** After the last document: warns when there was none. */
+  end(): void {
+    if (!this.sawDocument) this.options.warn("no documents read: the input is empty");
+  }
+}
+
+/** A bad separator line as a {@link DocumentError} naming its line. */
+export function streamError(e: unknown): unknown {
+  if (!(e instanceof YamlStreamError)) return e;
+  return new DocumentError(`invalid YAML stream${e.line > 0 ? ` at line ${e.line}` : ""}: ${e.message}`);
+}
+
+/**
+ * Injects every injectable document of a YAML stream; returns the output stream. Documents that are
+ * not Kubernetes objects (a list, a scalar, a map without `kind`) and workload kinds of other API
+ * groups are copied through with a warning (see {@link injectTopLevel}), as is an empty input.
+ * Throws {@link DocumentError} (one line: `document N (Kind "name"): cause`) when a document cannot
+ * be read or cannot be injected; a bad separator line anywhere is found before any document is injected.
+ */
+export function kubeInject(text: string, options: KubeInjectOptions): string {
+  const raws = splitDocuments(text);
+  const injector = new DocumentInjector(options);
+  let out = "";
+  for (const raw of raws) out += injector.document(raw);
+  injector.end();
   return out;
+}
+
+/** The raw documents of a whole stream; a bad separator line is a {@link DocumentError} naming its line. */
+export function splitDocuments(text: string): RawDocument[] {
+  try {
+    return splitYamlStreamAt(text);
+  } catch (e) {
+    throw streamError(e);
+  }
 }

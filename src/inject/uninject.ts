@@ -14,7 +14,6 @@ import { readYaml } from "../go/yaml/read.js";
 import { writeYaml } from "../go/yaml/write.js";
 import { jsonEqual } from "../kube/json-patch.js";
 import { oneLine } from "../kube/one-line.js";
-import { splitYamlStream, YamlStreamError } from "../kube/stream.js";
 import { marshalTyped } from "../kube/typed.js";
 import {
   describeObject,
@@ -26,7 +25,7 @@ import {
 } from "../kube/workloads.js";
 import { appendMultusNetwork } from "./funcs.js";
 import { typedPod } from "./inject.js";
-import { DocumentError, injectObject, type KubeInjectOptions } from "./kube-inject.js";
+import { DocumentError, injectObject, type KubeInjectOptions, splitDocuments } from "./kube-inject.js";
 import type { Pod } from "./pod.js";
 import { hasProxyContainer, stripInjection, UninjectError } from "./uninject-pod.js";
 
@@ -261,38 +260,35 @@ export function uninjectObject(obj: Record<string, unknown>, options: UninjectOp
 }
 
 /**
- * Uninjects every injected workload of a YAML stream; other documents are copied through verbatim.
- * Throws {@link DocumentError} (one line, naming the document) when a document cannot be read or its
+ * One raw document of a stream (`index`: 0-based) uninjected, followed by `---\n`: an injected
+ * workload gets its pod back, every other document is copied through verbatim. Throws
+ * {@link DocumentError} (one line, naming the document) when the document cannot be read or its
  * injection cannot be undone safely.
  */
-export function kubeUninject(text: string, options: UninjectOptions): string {
-  let raws: string[];
+export function uninjectDocument(raw: string, index: number, options: UninjectOptions): string {
+  let doc: unknown;
   try {
-    raws = splitYamlStream(text);
+    doc = readYaml(raw);
   } catch (e) {
-    if (e instanceof YamlStreamError) throw new DocumentError(`invalid YAML stream: ${e.message}`);
-    throw e;
+    throw new DocumentError(`document ${index + 1}: invalid YAML: ${oneLine((e as Error).message)}`);
   }
-  let out = "";
-  for (const [index, raw] of raws.entries()) {
-    let doc: unknown;
-    try {
-      doc = readYaml(raw);
-    } catch (e) {
-      throw new DocumentError(`document ${index + 1}: invalid YAML: ${oneLine((e as Error).message)}`);
-    }
-    if (!isRecord(doc) || !isInjectable(doc)) {
-      out += `${raw}---\n`;
-      continue;
-    }
-    let result: Record<string, unknown>;
-    try {
-      result = uninjectObject(doc, options);
-    } catch (e) {
-      if (!(e instanceof UninjectError)) throw e;
-      throw new DocumentError(`document ${index + 1}: ${e.message}`, { cause: e });
-    }
-    out += result === doc ? `${raw}---\n` : `${writeYaml(result)}---\n`;
+  if (!isRecord(doc) || !isInjectable(doc)) return `${raw}---\n`;
+  let result: Record<string, unknown>;
+  try {
+    result = uninjectObject(doc, options);
+  } catch (e) {
+    if (!(e instanceof UninjectError)) throw e;
+    throw new DocumentError(`document ${index + 1}: ${e.message}`, { cause: e });
   }
-  return out;
+  return result === doc ? `${raw}---\n` : `${writeYaml(result)}---\n`;
+}
+
+/**
+ * Uninjects every injected workload of a YAML stream ({@link uninjectDocument} of each document).
+ * Throws {@link DocumentError} as uninjectDocument does, or for a bad separator line.
+ */
+export function kubeUninject(text: string, options: UninjectOptions): string {
+  return splitDocuments(text)
+    .map((raw, index) => uninjectDocument(raw.text, index, options))
+    .join("");
 }

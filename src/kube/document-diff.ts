@@ -43,6 +43,20 @@ function describeRaw(raw: string): string {
 }
 
 /**
+ * The unified diff of one document (`index`: 0-based) and what a command made of it ("" when they
+ * are the same); `before` is the raw input document, `after` the output one without its `---`.
+ */
+export function documentDiff(name: string, index: number, before: string, after: string, context = 3): string {
+  const a = asWritten(before);
+  if (a === after) return "";
+  const what = `document ${index + 1}${describeRaw(after || a)}`;
+  return createTwoFilesPatch(`a/${name}`, `b/${name}`, a, after, what, what, {
+    context,
+    headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
+  });
+}
+
+/**
  * The unified diffs of the documents that differ, concatenated ("" when none does). `output` must
  * hold one document for each of `input`'s, in the same order, as kube-inject writes them.
  */
@@ -51,14 +65,7 @@ export function documentDiffs(name: string, input: string, output: string, conte
   const after = splitYamlStream(output);
   let out = "";
   for (let i = 0; i < Math.max(before.length, after.length); i++) {
-    const a = asWritten(before[i] ?? "");
-    const b = after[i] ?? "";
-    if (a === b) continue;
-    const what = `document ${i + 1}${describeRaw(b || a)}`;
-    out += createTwoFilesPatch(`a/${name}`, `b/${name}`, a, b, what, what, {
-      context,
-      headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
-    });
+    out += documentDiff(name, i, before[i] ?? "", after[i] ?? "", context);
   }
   return out;
 }
