@@ -413,9 +413,10 @@ async function runAsWorker(options: ServerOptions, logger: Logger): Promise<void
       describeError: (e) => listenErrorMessage(e, options) ?? (e as Error).message,
       logger,
     });
-  } catch (e) {
+  } catch {
+    // The primary has the message (it fails the start, or logs why a replacement could not start).
     logger.flush();
-    throw new ServeError(listenErrorMessage(e, options) ?? (e as Error).message);
+    process.exit(1);
   }
   await exitAfterFlush(logger);
 }

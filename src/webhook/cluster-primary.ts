@@ -77,7 +77,7 @@ export async function startPrimary(o: PrimaryOptions): Promise<RunningPrimary> {
   const { logger } = o;
   const metrics = createPrimaryMetrics({ defaultMetrics: o.defaultMetrics ?? true });
   const places: Place[] = Array.from({ length: o.workers }, () => ({ listening: false, startedAt: 0, crashes: 0 }));
-  let port = o.port;
+  let boundPort = o.port;
   let stopping = false;
   let started = false;
   let failStart: (e: Error) => void = () => {};
@@ -149,7 +149,7 @@ export async function startPrimary(o: PrimaryOptions): Promise<RunningPrimary> {
           const start: WorkerStart = {
             slot,
             workers: o.workers,
-            port,
+            port: o.port,
             ...(o.generatedCertificate === undefined ? {} : { generatedCertificate: o.generatedCertificate }),
           };
           worker.send({ type: "meshinject:start", start } satisfies PrimaryMessage);
@@ -157,7 +157,9 @@ export async function startPrimary(o: PrimaryOptions): Promise<RunningPrimary> {
         }
         case "meshinject:listening":
           place.listening = true;
-          port = msg.port; // with --port 0, replacements join the port the first worker bound
+          // Workers always listen on the port given: node:cluster shares one handle per address and
+          // port as given, so with port 0 every worker's listen(0) joins the port the first one bound.
+          boundPort = msg.port;
           countServing();
           logger.info({ worker: slot, pid: worker.process.pid }, "worker listening");
           if (!started && places.every((p) => p.listening)) {
@@ -225,6 +227,7 @@ export async function startPrimary(o: PrimaryOptions): Promise<RunningPrimary> {
     await closeMetrics();
     throw e;
   }
+  const port = boundPort;
   logger.info({ port, metricsPort, workers: o.workers }, "sidecar injector webhook listening");
 
   let closing: Promise<void> | undefined;
