@@ -517,6 +517,12 @@ server (GET, cached 30 s; needs get on namespaces and the service-account token,
 or from --namespace-source FILE (Namespace YAML, a List, or a stream). A failed lookup logs a warning and
 uses 1337; it never fails the admission.
 
+Workers: --workers N processes (node:cluster) share the HTTPS port; default: the CPU count the
+container is given (usable CPUs capped by the cgroup CPU limit, rounded up); 1: one process, no
+workers. Each worker watches the certificate and config files; /metrics is the aggregate of all
+workers; a worker that dies is replaced (back-off 200 ms to 10 s); SIGTERM drains every worker.
+--max-connections and --max-buffered-bytes are shared out between the workers.
+
 SIGTERM/SIGINT: answer on for --shutdown-delay (telling clients to reconnect elsewhere), then stop
 accepting, finish requests in flight (at most --shutdown-timeout), close every connection left
 (including ones that never finished a TLS handshake), exit 0.
