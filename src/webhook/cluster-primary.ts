@@ -178,7 +178,10 @@ export async function startPrimary(o: PrimaryOptions): Promise<RunningPrimary> {
       place.listening = false;
       if (place.worker === worker) place.worker = undefined;
       countServing();
-      if (stopping) return;
+      if (stopping) {
+        logger.info({ worker: slot, pid: worker.process.pid, code, signal }, "worker stopped");
+        return;
+      }
       if (!started) {
         failStart(new WorkerStartError(`worker ${slot} exited (code ${code}, signal ${signal}) before it listened`));
         return;
