@@ -64,6 +64,11 @@ const BACKOFF_MAX_MS = 10_000;
 /** A worker that served this long before it died starts its place's back-off afresh. */
 const STABLE_MS = 30_000;
 
+/** The wait before replacing a worker, its place's `crashes`-th short-lived one in a row (from 1). */
+export function restartDelay(crashes: number): number {
+  return Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** Math.max(0, crashes - 1));
+}
+
 interface Place {
   worker?: Worker;
   listening: boolean;
@@ -188,7 +193,7 @@ export async function startPrimary(o: PrimaryOptions): Promise<RunningPrimary> {
       }
       const lived = Date.now() - place.startedAt;
       place.crashes = wasListening && lived >= STABLE_MS ? 1 : place.crashes + 1;
-      const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (place.crashes - 1));
+      const delay = restartDelay(place.crashes);
       metrics.restarts.inc();
       logger.error(
         { worker: slot, pid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delay },
