@@ -20,7 +20,9 @@
  *
  * Then `serve --workers N` side by side (issue 11 §2): the real command line with each count of
  * --workers (bench/webhook-workers.ts), all started first, measured in turn at --workers-concurrency
- * (default 16) and once more in the reverse order (1, 2, 2, 1), reporting req/s, latency and the
+ * (default 16) and once more in the reverse order (1, 2, 2, 1), after a warm-up of --workers-warmup
+ * reviews per worker (default 1000, at most 2 minutes: each worker's JIT warms up on its own share
+ * of the traffic, so a time-based warm-up would leave more workers colder), reporting req/s, latency and the
  * server's CPU (its aggregated process_cpu_seconds_total: per request, and cores busy). The load
  * generator shares the machine: on 2 cores it takes CPU the second worker would use, so the ratio
  * is what this machine shows, not a server's ceiling. --workers 0 skips the comparison.
@@ -45,7 +47,7 @@ import { checkInjected, postHeaders, reviewBody } from "./webhook-review.js";
 import { type ServeProcess, startServe } from "./webhook-workers.js";
 
 const USAGE = `usage: node --import tsx bench/webhook-load.ts [--duration S] [--warmup S] [--levels 1,16,64]
-       [--max-p99-ms MS] [--log-level info] [--workers 1,2] [--workers-concurrency 16]`;
+       [--max-p99-ms MS] [--log-level info] [--workers 1,2] [--workers-concurrency 16] [--workers-warmup 1000]`;
 const flags = parseFlags(
   {
     duration: "10",
@@ -55,6 +57,7 @@ const flags = parseFlags(
     "log-level": "info",
     workers: "1,2",
     "workers-concurrency": "16",
+    "workers-warmup": "1000",
   },
   USAGE,
 );
@@ -73,6 +76,7 @@ if (workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) {
   process.exit(2);
 }
 const workersConcurrency = numberFlag(flags, "workers-concurrency");
+const workersWarmup = numberFlag(flags, "workers-warmup");
 
 interface Measured {
   requests: number;
@@ -201,7 +205,7 @@ async function compareWorkers(): Promise<void> {
   const c = workersConcurrency;
   console.log(
     `\n# serve --workers ${workerCounts.join(" vs ")} at concurrency ${c} (order ${[...workerCounts, ...[...workerCounts].reverse()].join(", ")}; ` +
-      `the load generator shares the ${availableParallelism()} CPUs; load average ${loadavg()
+      `warm-up ${workersWarmup} reviews per worker; the load generator shares the ${availableParallelism()} CPUs; load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")})`,
   );
@@ -209,6 +213,7 @@ async function compareWorkers(): Promise<void> {
   const totals = new Map<number, Measured[]>();
   try {
     for (const n of workerCounts) servers.push(await startServe(n, logLevel));
+    for (const server of servers) await warmUp(server, workersWarmup * server.workers, c);
     for (const server of [...servers, ...[...servers].reverse()]) {
       const m = await measure(server, c, true, server.cpuSeconds);
       totals.set(server.workers, [...(totals.get(server.workers) ?? []), m]);
@@ -241,4 +246,20 @@ async function compareWorkers(): Promise<void> {
     `req/s vs --workers ${workerCounts[0]}: ${[...rps].map(([n, r]) => `${n} workers ${(r / one).toFixed(2)}×`).join(", ")} ` +
       "(p50/p99: the worse of the two runs)",
   );
+}
+
+/** `requests` reviews at `concurrency` over keep-alive (at most 2 minutes), answers not checked. */
+async function warmUp(server: Pick<ServerChild, "port">, requests: number, concurrency: number): Promise<void> {
+  const agent = keepAliveAgent(concurrency);
+  await runLoad({
+    concurrency,
+    durationMs: 120_000,
+    maxRequests: requests,
+    one: async (i) => {
+      const body = reviewBody(`warm-up-${i}`);
+      const res = await send({ port: server.port, agent, headers: postHeaders(body), body }).catch(() => undefined);
+      return res?.ms ?? 0;
+    },
+  });
+  agent.destroy();
 }
