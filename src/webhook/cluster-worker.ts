@@ -40,8 +40,12 @@ export type WorkerMessage =
   | { type: "meshinject:failed"; message: string }
   | { type: "meshinject:metrics-answer"; id: number; metrics?: unknown; error?: string };
 
-function sendToPrimary(msg: WorkerMessage): void {
-  process.send?.(msg);
+/** Sends a message to the primary; resolves once it is handed to the channel (safe to exit then). */
+function sendToPrimary(msg: WorkerMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.send === undefined) resolve();
+    else process.send(msg, undefined, {}, () => resolve());
+  });
 }
 
 function onPrimaryMessage(listener: (msg: PrimaryMessage) => void): void {
@@ -103,12 +107,11 @@ export function runWorker(run: WorkerRun): Promise<void> {
           run.start(msg.start).then(
             (s) => {
               server = s;
-              sendToPrimary({ type: "meshinject:listening", port: s.port });
+              void sendToPrimary({ type: "meshinject:listening", port: s.port });
               if (shutdownAsked) shutdown();
             },
             (e: unknown) => {
-              sendToPrimary({ type: "meshinject:failed", message: run.describeError(e) });
-              reject(e);
+              void sendToPrimary({ type: "meshinject:failed", message: run.describeError(e) }).then(() => reject(e));
             },
           );
           break;
@@ -121,13 +124,13 @@ export function runWorker(run: WorkerRun): Promise<void> {
           break;
       }
     });
-    sendToPrimary({ type: "meshinject:hello" });
+    void sendToPrimary({ type: "meshinject:hello" });
   });
 }
 
 function answerMetrics(id: number, registry: Registry | undefined): void {
   if (registry === undefined) {
-    sendToPrimary({ type: "meshinject:metrics-answer", id, error: "not started" });
+    void sendToPrimary({ type: "meshinject:metrics-answer", id, error: "not started" });
     return;
   }
   registry.getMetricsAsJSON().then(
