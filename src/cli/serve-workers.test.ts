@@ -79,9 +79,13 @@ function replaceFile(path: string, text: string): void {
   renameSync(`${path}.tmp`, path);
 }
 
-/** A POST of the example whose body is held back after its first bytes until `finish()`. */
+/**
+ * A POST of the example whose body is held back until `finish()`; `reading` resolves when the server
+ * has the request and waits for the body (its `100 Continue`).
+ */
 function heldRequest(port: number) {
   let req!: ClientRequest;
+  let reading!: Promise<void>;
   const answered = new Promise<{ res: IncomingMessage; body: string }>((resolve, reject) => {
     req = request(
       {
@@ -91,7 +95,11 @@ function heldRequest(port: number) {
         path: "/inject",
         rejectUnauthorized: false,
         agent: false,
-        headers: { "content-type": "application/json", "content-length": EXAMPLE_TEXT.length },
+        headers: {
+          "content-type": "application/json",
+          "content-length": EXAMPLE_TEXT.length,
+          expect: "100-continue",
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -100,9 +108,10 @@ function heldRequest(port: number) {
       },
     );
     req.on("error", reject);
+    reading = new Promise<void>((resolve) => req.once("continue", resolve));
   });
-  req.write(EXAMPLE_TEXT.subarray(0, 64));
-  return { answered, finish: () => req.end(EXAMPLE_TEXT.subarray(64)) };
+  req.flushHeaders();
+  return { reading, answered, finish: () => req.end(EXAMPLE_TEXT) };
 }
 
 /** Injected, skipped or denied: what the server made of the example pod (a fresh connection each time). */
@@ -133,7 +142,7 @@ describe("meshinject serve --workers 2", () => {
         ...["--import", "tsx", "src/cli/main.ts", "serve", "--workers=2", "--port=0", "--metrics-port=0"],
         ...["--host=127.0.0.1", "--metrics-host=127.0.0.1", "--watch-interval=100", "--no-istiod-check"],
         ...[`--tls-cert-file=${certFile}`, `--tls-key-file=${keyFile}`, `--injectConfigFile=${configFile}`],
-        ...["--shutdown-delay=400", "--shutdown-timeout=10000"],
+        ...["--shutdown-delay=1500", "--shutdown-timeout=10000"],
       ],
       { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
     );
@@ -204,17 +213,39 @@ describe("meshinject serve --workers 2", () => {
 
       // --- SIGTERM: requests in flight on both workers finish, then everything exits 0 ---
       const held = [heldRequest(port), heldRequest(port)];
-      await new Promise((r) => setTimeout(r, 300)); // both workers have the headers
+      const answers = Promise.allSettled(held.map((h) => h.answered));
+      await Promise.all(held.map((h) => h.reading)); // each worker has one, reading its body
       child.kill("SIGTERM");
+      // Lame duck (--shutdown-delay): both workers still answer, and /readyz says to go elsewhere.
       await logs.wait(
+        "each worker in its drain delay",
+        workerLine("shutting down: draining kept-alive connections"),
+        2,
+      );
+      for (let i = 0; i < 2; i++) {
+        const ready = await call({ port, method: "GET", path: "/readyz" });
+        assert.equal(ready.status, 503);
+        assert.equal(ready.body, "not ready: shutting down\n");
+      }
+      const draining = await logs.wait(
         "each worker draining",
         workerLine("shutting down: no new connections, finishing requests in flight"),
         2,
       );
-      await assert.rejects(call({ port, method: "GET", path: "/healthz" }), /ECONNREFUSED|ECONNRESET/);
+      assert.deepEqual(
+        draining.map((l) => l.inFlight),
+        [1, 1],
+        "each worker has one request in flight",
+      );
+      // Once every worker has closed the port, new connections are refused. (A connection that
+      // arrives in the very instant the last worker closes can be left waiting by node:cluster's
+      // primary until it exits, hence the pause.)
+      await new Promise((r) => setTimeout(r, 300));
+      await assert.rejects(call({ port, method: "GET", path: "/healthz" }), /ECONNREFUSED/);
       for (const h of held) h.finish();
-      for (const h of held) {
-        const { res, body } = await h.answered;
+      for (const answer of await answers) {
+        assert.equal(answer.status, "fulfilled", `${(answer as PromiseRejectedResult).reason}; log:\n${logs.tail()}`);
+        const { res, body } = (answer as PromiseFulfilledResult<{ res: IncomingMessage; body: string }>).value;
         assert.equal(res.statusCode, 200);
         assert.equal((JSON.parse(body) as { response: { allowed: boolean } }).response.allowed, true);
       }
