@@ -25,19 +25,23 @@ describe("serve --workers: the aggregate of the workers' metrics", () => {
       { slot: 1, metrics: await b.registry.getMetricsAsJSON() },
     ]);
     const text = await registry.metrics();
-    assert.equal(metricValue(text, "sidecar_injection_requests_total"), 4);
-    assert.equal(metricValue(text, "sidecar_injection_success_total"), 2);
-    assert.equal(metricValue(text, 'sidecar_injection_failure_total{reason="malformed_json"}'), 1);
-    assert.equal(metricValue(text, "sidecar_injection_time_seconds_count"), 3);
-    assert.equal(metricValue(text, 'sidecar_injection_time_seconds_bucket{le="0.004"}'), 3);
-    assert.equal(metricValue(text, 'sidecar_injection_time_seconds_bucket{le="0.002"}'), 2);
-    assert.equal(metricValue(text, "sidecar_injection_config_reloads_total"), 1);
-    assert.equal(metricValue(text, "sidecar_injection_config_reload_errors_total"), 1);
-    assert.equal(metricValue(text, "sidecar_injection_cert_expiry_timestamp_seconds"), 1000);
-    assert.equal(metricValue(text, 'meshinject_worker_requests_total{worker="0"}'), 3);
-    assert.equal(metricValue(text, 'meshinject_worker_requests_total{worker="1"}'), 1);
-    assert.equal(metricValue(text, "meshinject_workers"), 2);
-    assert.equal(metricValue(text, "meshinject_worker_restarts_total"), 1);
+    const expected: Record<string, number> = {
+      sidecar_injection_requests_total: 4,
+      sidecar_injection_success_total: 2,
+      'sidecar_injection_failure_total{reason="malformed_json"}': 1,
+      sidecar_injection_time_seconds_count: 3,
+      'sidecar_injection_time_seconds_bucket{le="0.004"}': 3,
+      'sidecar_injection_time_seconds_bucket{le="0.002"}': 2,
+      sidecar_injection_config_reloads_total: 1,
+      sidecar_injection_config_reload_errors_total: 1,
+      sidecar_injection_cert_expiry_timestamp_seconds: 1000,
+      'meshinject_worker_requests_total{worker="0"}': 3,
+      'meshinject_worker_requests_total{worker="1"}': 1,
+      meshinject_workers: 2,
+      meshinject_worker_restarts_total: 1,
+    };
+    const got = Object.fromEntries(Object.keys(expected).map((series) => [series, metricValue(text, series)]));
+    assert.deepEqual(got, expected);
   });
 
   test("the primary's process metrics are summed with the workers'", async () => {
