@@ -223,7 +223,9 @@ async function compareWorkers(): Promise<void> {
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
-  const table = [["workers", "requests", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "server cores busy"]];
+  const table = [
+    ["workers", "requests", "req/s", "req/s by run", "p50 ms", "p99 ms", "server CPU ms/req", "server cores busy"],
+  ];
   const rps = new Map<number, number>();
   for (const [n, runs] of totals) {
     const requests = runs.reduce((sum, m) => sum + m.requests, 0);
@@ -234,6 +236,7 @@ async function compareWorkers(): Promise<void> {
       String(n),
       String(requests),
       (requests / seconds).toFixed(0),
+      runs.map((m) => ((m.requests * 1000) / m.elapsedMs).toFixed(0)).join(" / "),
       ms(Math.max(...runs.map((m) => m.p50))),
       ms(Math.max(...runs.map((m) => m.p99))),
       ((cpu * 1000) / requests).toFixed(3),
