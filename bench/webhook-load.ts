@@ -5,6 +5,7 @@
  * answers a fixed 100-byte JSON). Usage:
  *
  *   npm run bench:webhook-load [-- --duration 10 --warmup 2 --levels 1,16,64 --max-p99-ms 250]
+ *                               [-- --workers 1,2 --workers-concurrency 16]
  *
  * Topology: each server runs in its own child process (bench/webhook-child.ts) and the closed-loop load
  * generator in this process. On a 2-core machine that gives the server one core and the client the
@@ -16,8 +17,19 @@
  * Every webhook answer is checked (200, AdmissionReview echoing the uid, allowed, JSONPatch).
  * Exit 1 when a request failed, a keep-alive connection was lost, or the webhook's p99 at some level
  * is over --max-p99-ms (default 250 ms, a fortieth of Istio's 10 s webhook timeoutSeconds).
+ *
+ * Then `serve --workers N` side by side (issue 11 §2): the real command line with each count of
+ * --workers (bench/webhook-workers.ts), all started first, measured in turn at --workers-concurrency
+ * (default 16) and once more in the reverse order (1, 2, 2, 1), after a warm-up of --workers-warmup
+ * reviews per worker (default 1000, at most 2 minutes: each worker's JIT warms up on its own share
+ * of the traffic, so a time-based warm-up would leave more workers colder). Reported: req/s (and of
+ * each run), latency, the server's CPU (its aggregated process_cpu_seconds_total: per request, and
+ * cores busy) and the load generator's (answers checked for status 200 only, to spare it). The load
+ * generator shares the machine: on 2 cores it takes CPU the second worker would use, so the ratio
+ * is what this machine shows, not a server's ceiling. --workers 0 skips the comparison.
  */
 
+import { availableParallelism, loadavg } from "node:os";
 import { selfSignedCertificate } from "../src/webhook/tls-self-signed.js";
 import { printTable } from "./timing.js";
 import {
@@ -33,11 +45,21 @@ import {
   startChild,
 } from "./webhook-harness.js";
 import { checkInjected, postHeaders, reviewBody } from "./webhook-review.js";
+import { type ServeProcess, startServe } from "./webhook-workers.js";
 
 const USAGE = `usage: node --import tsx bench/webhook-load.ts [--duration S] [--warmup S] [--levels 1,16,64]
-       [--max-p99-ms MS] [--log-level info]`;
+       [--max-p99-ms MS] [--log-level info] [--workers 1,2] [--workers-concurrency 16] [--workers-warmup 1000]`;
 const flags = parseFlags(
-  { duration: "10", warmup: "2", levels: "1,16,64", "max-p99-ms": "250", "log-level": "info" },
+  {
+    duration: "10",
+    warmup: "2",
+    levels: "1,16,64",
+    "max-p99-ms": "250",
+    "log-level": "info",
+    workers: "1,2",
+    "workers-concurrency": "16",
+    "workers-warmup": "1000",
+  },
   USAGE,
 );
 const durationMs = numberFlag(flags, "duration") * 1000;
@@ -49,6 +71,13 @@ if (levels.some((n) => !Number.isInteger(n) || n < 1 || n > 1024)) {
   process.exit(2);
 }
 const logLevel = flags["log-level"] as "info";
+const workerCounts = flags.workers === "0" ? [] : flags.workers.split(",").map(Number);
+if (workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) {
+  console.error(`--workers: integers from 1 to 64 (or 0: no comparison), got ${flags.workers}`);
+  process.exit(2);
+}
+const workersConcurrency = numberFlag(flags, "workers-concurrency");
+const workersWarmup = numberFlag(flags, "workers-warmup");
 
 interface Measured {
   requests: number;
@@ -59,10 +88,20 @@ interface Measured {
   failed: number;
   connections: number;
   firstProblem?: string;
+  /** Server CPU seconds over the counted run, when the server reports it. */
+  cpuSeconds?: number;
+  /** The load generator's own CPU seconds over the counted run. */
+  clientCpuSeconds: number;
+  elapsedMs: number;
 }
 
-/** Warm-up, then one counted run against `server` at `concurrency`. */
-async function measure(server: ServerChild, concurrency: number, checkAnswers: boolean): Promise<Measured> {
+/** Warm-up, then one counted run against `server` at `concurrency` (and the server's CPU over it, given `cpu`). */
+async function measure(
+  server: Pick<ServerChild, "port">,
+  concurrency: number,
+  checkAnswers: boolean,
+  cpu?: () => Promise<number>,
+): Promise<Measured> {
   const agent = keepAliveAgent(concurrency);
   let failed = 0;
   let connections = 0;
@@ -92,7 +131,11 @@ async function measure(server: ServerChild, concurrency: number, checkAnswers: b
   await runLoad({ concurrency, durationMs: warmupMs, one });
   failed = 0;
   counting = true;
+  const cpuBefore = await cpu?.();
+  const clientBefore = process.cpuUsage();
   const run = await runLoad({ concurrency, durationMs, one });
+  const client = process.cpuUsage(clientBefore);
+  const cpuAfter = await cpu?.();
   agent.destroy();
   return {
     requests: run.requests,
@@ -103,6 +146,9 @@ async function measure(server: ServerChild, concurrency: number, checkAnswers: b
     failed,
     connections,
     ...(firstProblem === undefined ? {} : { firstProblem }),
+    ...(cpuBefore === undefined || cpuAfter === undefined ? {} : { cpuSeconds: cpuAfter - cpuBefore }),
+    elapsedMs: run.elapsedMs,
+    clientCpuSeconds: (client.user + client.system) / 1e6,
   };
 }
 
@@ -152,9 +198,90 @@ try {
 console.log("");
 printTable(rows);
 console.log(`\nwebhook vs no-op: ${ratios.join("; ")}`);
+if (workerCounts.length > 0) await compareWorkers();
 console.log(`target: 0 failed, no reconnects, webhook p99 ≤ ${maxP99} ms at every level`);
 if (problems.length > 0) {
   console.log(`FAIL\n  ${problems.join("\n  ")}`);
   process.exit(1);
 }
 console.log("PASS");
+
+/** `serve --workers N` for each count, side by side at one concurrency (see the header). */
+async function compareWorkers(): Promise<void> {
+  const c = workersConcurrency;
+  console.log(
+    `\n# serve --workers ${workerCounts.join(" vs ")} at concurrency ${c} (order ${[...workerCounts, ...[...workerCounts].reverse()].join(", ")}; ` +
+      `warm-up ${workersWarmup} reviews per worker; the load generator shares the ${availableParallelism()} CPUs; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")})`,
+  );
+  const servers: ServeProcess[] = [];
+  const totals = new Map<number, Measured[]>();
+  try {
+    for (const n of workerCounts) servers.push(await startServe(n, logLevel));
+    for (const server of servers) await warmUp(server, workersWarmup * server.workers, c);
+    for (const server of [...servers, ...[...servers].reverse()]) {
+      // Answers are checked for status 200 only: the full check (above) costs the load generator,
+      // which shares the machine with the workers, more CPU than the answer costs the server.
+      const m = await measure(server, c, false, server.cpuSeconds);
+      totals.set(server.workers, [...(totals.get(server.workers) ?? []), m]);
+      if (m.failed > 0)
+        problems.push(`--workers ${server.workers}: ${m.failed} failed requests, first: ${m.firstProblem}`);
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+  const table = [
+    [
+      "workers",
+      "requests",
+      "req/s",
+      "req/s by run",
+      "p50 ms",
+      "p99 ms",
+      "server CPU ms/req",
+      "server cores busy",
+      "load generator cores busy",
+    ],
+  ];
+  const rps = new Map<number, number>();
+  for (const [n, runs] of totals) {
+    const requests = runs.reduce((sum, m) => sum + m.requests, 0);
+    const seconds = runs.reduce((sum, m) => sum + m.elapsedMs, 0) / 1000;
+    const cpu = runs.reduce((sum, m) => sum + (m.cpuSeconds ?? 0), 0);
+    rps.set(n, requests / seconds);
+    table.push([
+      String(n),
+      String(requests),
+      (requests / seconds).toFixed(0),
+      runs.map((m) => ((m.requests * 1000) / m.elapsedMs).toFixed(0)).join(" / "),
+      ms(Math.max(...runs.map((m) => m.p50))),
+      ms(Math.max(...runs.map((m) => m.p99))),
+      ((cpu * 1000) / requests).toFixed(3),
+      (cpu / seconds).toFixed(2),
+      (runs.reduce((sum, m) => sum + m.clientCpuSeconds, 0) / seconds).toFixed(2),
+    ]);
+  }
+  printTable(table);
+  const one = rps.get(workerCounts[0] ?? 1) ?? Number.NaN;
+  console.log(
+    `req/s vs --workers ${workerCounts[0]}: ${[...rps].map(([n, r]) => `${n} workers ${(r / one).toFixed(2)}×`).join(", ")} ` +
+      "(p50/p99: the worse of the two runs)",
+  );
+}
+
+/** `requests` reviews at `concurrency` over keep-alive (at most 2 minutes), answers not checked. */
+async function warmUp(server: Pick<ServerChild, "port">, requests: number, concurrency: number): Promise<void> {
+  const agent = keepAliveAgent(concurrency);
+  await runLoad({
+    concurrency,
+    durationMs: 120_000,
+    maxRequests: requests,
+    one: async (i) => {
+      const body = reviewBody(`warm-up-${i}`);
+      const res = await send({ port: server.port, agent, headers: postHeaders(body), body }).catch(() => undefined);
+      return res?.ms ?? 0;
+    },
+  });
+  agent.destroy();
+}

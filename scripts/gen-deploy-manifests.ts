@@ -306,11 +306,15 @@ ${args}
           preStop:
             exec:
               command: ["sleep", "5"]
+        # The CPU limit also sets serve's worker processes (--workers defaults to the CPUs the
+        # container is given, cgroup quota rounded up): 2 here. Without a limit it would start one
+        # per CPU of the node.
         resources:
           requests:
             cpu: 100m
             memory: 128Mi
           limits:
+            cpu: "2"
             memory: 512Mi
         securityContext:
           allowPrivilegeEscalation: false

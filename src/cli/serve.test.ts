@@ -17,7 +17,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const EXAMPLE = JSON.parse(readFileSync(new URL("../../examples/admission-review.json", import.meta.url), "utf8"));
 
 function serve(args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve", ...args], {
+  // One process, as before --workers (src/cli/serve-workers.test.ts starts workers).
+  return spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "serve", "--workers", "1", ...args], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -11,8 +11,9 @@ import type { Command } from "commander";
 import { readYaml } from "../go/yaml/read.js";
 import { splitYamlStream } from "../kube/stream.js";
 import type { WebhookState } from "../webhook/admission.js";
-import { DEFAULT_METRICS_PORT, DEFAULT_PORT, isLogLevel, LOG_LEVELS } from "../webhook/defaults.js";
+import { DEFAULT_METRICS_PORT, DEFAULT_PORT, isLogLevel, LOG_LEVELS, WORKER_ENV } from "../webhook/defaults.js";
 import { warnAboutIstiodWebhooks } from "../webhook/istiod-check.js";
+import type { Logger } from "../webhook/logging.js";
 import { inClusterNamespaces } from "../webhook/namespaces.js";
 import type { NamespaceLike } from "../webhook/openshift.js";
 import type { ServerOptions, startServer } from "../webhook/server.js";
@@ -54,6 +55,8 @@ export interface ServeCliOptions {
   tlsMinVersion: string;
   /** false (--no-istiod-check): skip the start-up look for istiod's injection webhook. */
   istiodCheck?: boolean;
+  /** Worker processes (undefined: the CPU count the container is given). */
+  workers?: string;
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -173,7 +176,8 @@ export function listenErrorMessage(
   options: Pick<ServerOptions, "port" | "metricsPort">,
 ): string | undefined {
   const err = e as NodeJS.ErrnoException & { port?: number; address?: string };
-  if (err?.syscall !== "listen") return undefined;
+  // "bind" in a worker of serve --workers: node:cluster's primary opens the shared port.
+  if (err?.syscall !== "listen" && err?.syscall !== "bind") return undefined;
   const port = err.port;
   if (port === options.port && port === options.metricsPort && port !== 0 && err.code === "EADDRINUSE") {
     return `--port and --metrics-port are both ${port}: the HTTPS and metrics listeners need different ports`;
@@ -231,21 +235,20 @@ export function curlHint(port: number, example: string | undefined): string {
   return `curl -k -H 'Content-Type: application/json' --data ${data} https://127.0.0.1:${port}/inject`;
 }
 
-/** After --shutdown-delay + --shutdown-timeout, how long the process may take to stop before it exits anyway (ms). */
+/**
+ * After --shutdown-delay + --shutdown-timeout, how long the process may take to stop before it exits
+ * anyway (ms); with workers, how long they may take before the primary kills them (the primary
+ * itself waits twice this).
+ */
 const SHUTDOWN_GRACE_MS = 3000;
 
-/**
- * Runs the webhook until a signal; the process is its own (signals, exit), so only the environment
- * comes from `io` (the server logs through pino to the process's stdout).
- */
-export async function runServe(opts: ServeCliOptions, io: CliIo): Promise<void> {
-  if (!isLogLevel(opts.logLevel)) {
-    throw new ServeError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(opts.logLevel)}`);
-  }
-  // The server stack (pino, prom-client, ...) is loaded only when serve runs, not for other commands.
-  const { createLogger } = await import("../webhook/logging.js");
-  const { startServer } = await import("../webhook/server.js");
-  const logger = createLogger({ level: opts.logLevel });
+/** --workers: a count from 1, or (not given) the CPU count the container is given. */
+export function workerCount(value: string | undefined, cpus: () => number): number {
+  return value === undefined ? cpus() : integer(value, "--workers", 1, 1024);
+}
+
+/** The server's options from the flags (every check of a flag's value happens here, before anything starts). */
+async function serverOptions(opts: ServeCliOptions, logger: Logger, io: CliIo): Promise<ServerOptions> {
   const tls = tlsFiles(opts);
   const onPlatform = platform(opts.platform);
   const namespaces = await namespaceSource(opts, onPlatform);
@@ -254,7 +257,7 @@ export async function runServe(opts: ServeCliOptions, io: CliIo): Promise<void> 
       logger.warn("--platform openshift reads namespaces from the API server, but KUBERNETES_SERVICE_HOST is not set");
     }
   }
-  const options: ServerOptions = {
+  return {
     port: integer(opts.port, "--port", 0, 65535),
     metricsPort: integer(opts.metricsPort, "--metrics-port", 0, 65535),
     ...(opts.host === undefined ? {} : { host: opts.host }),
@@ -281,25 +284,25 @@ export async function runServe(opts: ServeCliOptions, io: CliIo): Promise<void> 
     },
     logger,
   };
-  let server: Awaited<ReturnType<typeof startServer>>;
-  try {
-    server = await startServer(options);
-  } catch (e) {
-    logger.flush();
-    throw new ServeError(listenErrorMessage(e, options) ?? (e as Error).message);
-  }
-  // In the background: a slow or unreachable API server never delays serving (src/webhook/istiod-check.ts).
-  if (opts.istiodCheck !== false)
-    void warnAboutIstiodWebhooks({ revision: opts.revision, namespace: opts.namespace }, logger);
-  if (tls === undefined) {
-    const curl = curlHint(server.port, exampleReviewPath());
-    logger.info({ try: curl }, `serving with a generated self-signed certificate; try: ${curl}`);
-  }
+}
+
+/**
+ * Waits for SIGTERM/SIGINT, then close(); a second signal calls kill() and exits 1, and so does a
+ * close() that takes longer than drain delay + shutdown timeout + SHUTDOWN_GRACE_MS.
+ */
+async function untilStopped(
+  close: () => Promise<void>,
+  kill: () => void,
+  limits: ServerOptions["limits"],
+  graceMs: number,
+  logger: Logger,
+): Promise<void> {
   await new Promise<void>((resolve) => {
     let stopping = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (stopping) {
         logger.warn({ signal }, "second signal: exiting now");
+        kill();
         logger.flush();
         process.exit(1);
       }
@@ -307,14 +310,14 @@ export async function runServe(opts: ServeCliOptions, io: CliIo): Promise<void> 
       logger.info({ signal }, "signal received");
       // close() destroys what is left after the timeout; should anything still hold the process
       // (a library's handle), leave anyway a little later.
-      const limits = options.limits ?? {};
-      const bound = (limits.drainDelayMs ?? 0) + (limits.shutdownTimeoutMs ?? 0) + SHUTDOWN_GRACE_MS;
+      const bound = (limits?.drainDelayMs ?? 0) + (limits?.shutdownTimeoutMs ?? 0) + graceMs;
       setTimeout(() => {
         logger.error({ afterMs: bound }, "shutdown did not finish: exiting now");
+        kill();
         logger.flush();
         process.exit(1);
       }, bound).unref();
-      server.close().then(resolve, (e: unknown) => {
+      close().then(resolve, (e: unknown) => {
         logger.error({ err: e }, "error while shutting down");
         resolve();
       });
@@ -322,9 +325,105 @@ export async function runServe(opts: ServeCliOptions, io: CliIo): Promise<void> 
     process.on("SIGTERM", onSignal);
     process.on("SIGINT", onSignal);
   });
-  // Flush the last log lines, then leave even if a library left a timer behind.
+}
+
+/** Flushes the last log lines, then leaves even if a library left a timer behind. */
+async function exitAfterFlush(logger: Logger): Promise<never> {
   await new Promise<void>((resolve) => logger.flush(() => resolve()));
   process.exit(0);
+}
+
+/**
+ * Runs the webhook until a signal; the process is its own (signals, exit), so only the environment
+ * comes from `io` (the server logs through pino to the process's stdout).
+ */
+export async function runServe(opts: ServeCliOptions, io: CliIo): Promise<void> {
+  if (!isLogLevel(opts.logLevel)) {
+    throw new ServeError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(opts.logLevel)}`);
+  }
+  const { containerCpuCount } = await import("../webhook/cpu-count.js");
+  const workers = workerCount(opts.workers, containerCpuCount);
+  // The server stack (pino, prom-client, ...) is loaded only when serve runs, not for other commands.
+  const { createLogger } = await import("../webhook/logging.js");
+  const logger = createLogger({ level: opts.logLevel });
+  const options = await serverOptions(opts, logger, io);
+  if (process.env[WORKER_ENV] !== undefined) return runAsWorker(options, logger);
+  if (workers > 1) return runAsPrimary(opts, options, workers, logger);
+
+  const { startServer } = await import("../webhook/server.js");
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(options);
+  } catch (e) {
+    logger.flush();
+    throw new ServeError(listenErrorMessage(e, options) ?? (e as Error).message);
+  }
+  afterStart(opts, server.port, options.tls === undefined, logger);
+  await untilStopped(server.close, () => {}, options.limits, SHUTDOWN_GRACE_MS, logger);
+  await exitAfterFlush(logger);
+}
+
+/** What is logged or checked once serving: istiod's webhook (in the background), the curl hint. */
+function afterStart(opts: ServeCliOptions, port: number, selfSigned: boolean, logger: Logger): void {
+  // In the background: a slow or unreachable API server never delays serving (src/webhook/istiod-check.ts).
+  if (opts.istiodCheck !== false)
+    void warnAboutIstiodWebhooks({ revision: opts.revision, namespace: opts.namespace }, logger);
+  if (selfSigned) {
+    const curl = curlHint(port, exampleReviewPath());
+    logger.info({ try: curl }, `serving with a generated self-signed certificate; try: ${curl}`);
+  }
+}
+
+/** --workers N (N > 1): this process supervises N workers (src/webhook/cluster-primary.ts). */
+async function runAsPrimary(
+  opts: ServeCliOptions,
+  options: ServerOptions,
+  workers: number,
+  logger: Logger,
+): Promise<void> {
+  const { startPrimary } = await import("../webhook/cluster-primary.js");
+  // One certificate for all workers: generated here, sent to each.
+  const { selfSignedCertificate } = await import("../webhook/tls-self-signed.js");
+  const generatedCertificate =
+    options.tls === undefined ? selfSignedCertificate({ hosts: options.selfSignedHosts ?? [] }) : undefined;
+  const limits = { drainDelayMs: 0, shutdownTimeoutMs: 0, ...options.limits };
+  let primary: Awaited<ReturnType<typeof startPrimary>>;
+  try {
+    primary = await startPrimary({
+      workers,
+      port: options.port ?? 0,
+      metricsPort: options.metricsPort ?? null,
+      ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }),
+      ...(generatedCertificate === undefined ? {} : { generatedCertificate }),
+      limits,
+      graceMs: SHUTDOWN_GRACE_MS,
+      logger,
+    });
+  } catch (e) {
+    logger.flush();
+    throw new ServeError(listenErrorMessage(e, options) ?? (e as Error).message);
+  }
+  afterStart(opts, primary.port, generatedCertificate !== undefined, logger);
+  await untilStopped(primary.close, primary.kill, limits, 2 * SHUTDOWN_GRACE_MS, logger);
+  await exitAfterFlush(logger);
+}
+
+/** A worker of `serve --workers N`, started by the primary (src/webhook/cluster-worker.ts). */
+async function runAsWorker(options: ServerOptions, logger: Logger): Promise<void> {
+  const { runWorker, workerOptions } = await import("../webhook/cluster-worker.js");
+  const { startServer } = await import("../webhook/server.js");
+  try {
+    await runWorker({
+      start: (start) => startServer(workerOptions(options, start, logger)),
+      describeError: (e) => listenErrorMessage(e, options) ?? (e as Error).message,
+      logger,
+    });
+  } catch {
+    // The primary has the message (it fails the start, or logs why a replacement could not start).
+    logger.flush();
+    process.exit(1);
+  }
+  await exitAfterFlush(logger);
 }
 
 /** Adds `meshinject serve` to the program. */
@@ -370,6 +469,10 @@ export function registerServe(program: Command, io: CliIo): void {
       "--namespace <ns>",
       "Service namespace for the generated certificate",
       io.env.POD_NAMESPACE ?? DEFAULT_NAMESPACE,
+    )
+    .option(
+      "--workers <n>",
+      "worker processes sharing the HTTPS port (default: the CPU count the container is given: usable CPUs capped by the cgroup CPU limit, rounded up); 1: a single process, no workers",
     )
     .option("--log-level <level>", `log level (${LOG_LEVELS.join(", ")})`, "info")
     .option("--watch-interval <ms>", "how often the certificate and config files are polled", "2000")
@@ -418,6 +521,12 @@ a user istio-proxy's runAsUser/runAsGroup when it equals the app's. Namespaces a
 server (GET, cached 30 s; needs get on namespaces and the service-account token, see deploy/README.md),
 or from --namespace-source FILE (Namespace YAML, a List, or a stream). A failed lookup logs a warning and
 uses 1337; it never fails the admission.
+
+Workers: --workers N processes (node:cluster) share the HTTPS port; default: the CPU count the
+container is given (usable CPUs capped by the cgroup CPU limit, rounded up); 1: one process, no
+workers. Each worker watches the certificate and config files; /metrics is the aggregate of all
+workers; a worker that dies is replaced (back-off 200 ms to 10 s); SIGTERM drains every worker.
+--max-connections and --max-buffered-bytes are shared out between the workers.
 
 SIGTERM/SIGINT: answer on for --shutdown-delay (telling clients to reconnect elsewhere), then stop
 accepting, finish requests in flight (at most --shutdown-timeout), close every connection left

@@ -14,3 +14,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export function isLogLevel(value: string): value is LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(value);
 }
+
+/**
+ * Set by `serve --workers N`'s primary on the worker processes it starts (to the worker's place):
+ * such a process runs as a worker (src/webhook/cluster-worker.ts), not as a server of its own.
+ */
+export const WORKER_ENV = "MESHINJECT_SERVE_WORKER";

@@ -28,6 +28,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    // maxWrite: whole lines in writes of at most PIPE_BUF (4096) bytes, which a pipe keeps whole, so the
+    // lines of serve --workers' processes sharing stdout never interleave within a line.
+    options.destination ?? pino.destination({ dest: 1, sync: false, maxWrite: 4096 }),
   );
 }

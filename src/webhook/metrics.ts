@@ -18,6 +18,11 @@
  *                                                the pod was injected with proxy UID/GID 1337
  * plus prom-client's default process and Node.js metrics. Each server has its own Registry, so
  * several servers (tests) can run in one process.
+ *
+ * With `serve --workers N` every worker keeps its own registry and the primary serves their
+ * aggregate (cluster-metrics.ts): counters and histograms summed, except that each worker watches the
+ * files itself, so a reload counts as the most any worker counted (max), and the reload time and
+ * certificate expiry are the oldest any worker serves with (min).
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -123,31 +128,37 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
   const configReloads = new Counter({
     name: "sidecar_injection_config_reloads_total",
     help: "Configurations loaded from the watched files and made active.",
+    aggregator: "max",
     registers,
   });
   const configReloadErrors = new Counter({
     name: "sidecar_injection_config_reload_errors_total",
     help: "New configurations rejected (parse or reference-pod render error); the last good one stayed active.",
+    aggregator: "max",
     registers,
   });
   const configLastReloadSuccess = new Gauge({
     name: "sidecar_injection_config_last_reload_success_timestamp_seconds",
     help: "When the active configuration was loaded (Unix time).",
+    aggregator: "min",
     registers,
   });
   const certReloads = new Counter({
     name: "sidecar_injection_cert_reloads_total",
     help: "Serving certificates loaded from the watched files and made active.",
+    aggregator: "max",
     registers,
   });
   const certReloadErrors = new Counter({
     name: "sidecar_injection_cert_reload_errors_total",
     help: "New certificate/key files rejected; the previous certificate stayed active.",
+    aggregator: "max",
     registers,
   });
   const certExpiry = new Gauge({
     name: "sidecar_injection_cert_expiry_timestamp_seconds",
     help: "When the active serving certificate expires (Unix time).",
+    aggregator: "min",
     registers,
   });
   const namespaceLookupFailures = new Counter({
@@ -197,8 +208,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Webho
   };
 }
 
+/** What the metrics port serves: a registry, or (serve --workers) the workers' aggregate. */
+export type MetricsSource = Pick<Registry, "metrics" | "contentType">;
+
 /** The plain-HTTP handler of the metrics port: GET /metrics, everything else 404. */
-export function metricsHandler(registry: Registry): (req: IncomingMessage, res: ServerResponse) => void {
+export function metricsHandler(registry: MetricsSource): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
