@@ -5,33 +5,10 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command } from "commander";
-import { ClusterError } from "../cluster/client.js";
-import { ConfigError } from "../inject/config.js";
-import { InjectionError } from "../inject/inject.js";
-import { DocumentError } from "../inject/kube-inject.js";
-import { TemplateError } from "../template/index.js";
-import { CertsError } from "../webhook/certs.js";
-import { WebhookConfigError } from "../webhook/webhook-config.js";
 import { AGENT_USAGE } from "./agent-usage.js";
-import { captureRulesCommand } from "./capture-rules.js";
-import { CertsCliError, registerCerts } from "./certs.js";
-import { checkInjectCommand } from "./check-inject.js";
-import { ConfigDumpError, runConfigDump } from "./config-dump.js";
-import { KubeInjectError, runKubeInject } from "./kube-inject.js";
-import { addInjectorOptions, InjectorFlagsError } from "./load-injector.js";
-import { WriteError, writeFileAtomic } from "./output.js";
-import { PlaygroundError, registerPlayground } from "./playground.js";
-import { proxyConfigCommand } from "./proxy-config.js";
-import { renderTemplate } from "./render.js";
-import { registerServe, ServeError } from "./serve.js";
-import { uninjectCommand } from "./uninject.js";
-import { buildValues, ValuesInputError } from "./values.js";
-import { registerWebhookConfig, WebhookConfigCliError } from "./webhook-config.js";
+import { CliError } from "./cli-error.js";
 
-/** An error meant for the user: printed as `meshinject: MESSAGE`, exit code 1. */
-export class CliError extends Error {
-  override name = "CliError";
-}
+export { CliError } from "./cli-error.js";
 
 interface RenderOptions {
   file: string;
@@ -61,6 +38,11 @@ async function readText(path: string, what: string): Promise<string> {
 }
 
 async function render(opts: RenderOptions): Promise<void> {
+  const [{ buildValues }, { renderTemplate }, { WriteError, writeFileAtomic }] = await Promise.all([
+    import("./values.js"),
+    import("./render.js"),
+    import("./output.js"),
+  ]);
   const text = await readText(opts.file, "template");
   const files = [];
   for (const name of opts.values ?? []) files.push({ name, text: await readText(name, "values file") });
@@ -97,12 +79,61 @@ Example:
   meshinject template render -f examples/deployment.tmpl --values examples/values.yaml --set replicaCount=3
 `;
 
-export function buildProgram(): Command {
+/** Adds one top-level command (and its subcommands) to the program. */
+type Register = (program: Command) => void;
+
+/**
+ * The top-level commands in the order help lists them, each with a loader of what defines it. A run
+ * loads only the command it names: most of a short command's start-up is loading modules, and each
+ * command's module brings in its own stack (the webhook server's for serve, the agent's for agent).
+ */
+const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>])[] = [
+  ["template", async () => registerTemplate],
+  [
+    "kube-inject",
+    async () => {
+      const [{ addInjectorOptions }, { runKubeInject }] = await Promise.all([
+        import("./load-injector.js"),
+        import("./kube-inject.js"),
+      ]);
+      return (program) => registerKubeInject(program, addInjectorOptions, runKubeInject);
+    },
+  ],
+  ["config", async () => registerConfig],
+  ["webhook-config", async () => (await import("./webhook-config.js")).registerWebhookConfig],
+  ["certs", async () => (await import("./certs.js")).registerCerts],
+  ["serve", async () => (await import("./serve.js")).registerServe],
+  ["playground", async () => (await import("./playground.js")).registerPlayground],
+  ["capture-rules", async () => adding((await import("./capture-rules.js")).captureRulesCommand)],
+  ["proxy-config", async () => adding((await import("./proxy-config.js")).proxyConfigCommand)],
+  ["check-inject", async () => adding((await import("./check-inject.js")).checkInjectCommand)],
+  ["uninject", async () => adding((await import("./uninject.js")).uninjectCommand)],
+  ["agent", async () => registerAgent],
+];
+
+/** The registration of a command its module builds whole. */
+function adding(command: () => Command): Register {
+  return (program) => program.addCommand(command());
+}
+
+/**
+ * The program with the command `only` names, or with every command when `only` names none of them
+ * (help, --version, a mistyped name that commander suggests a command for).
+ */
+export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command("meshinject")
     .description(
       "Istio-compatible sidecar injection: kube-inject, the admission webhook (serve), views of what happens to a pod (check-inject, capture-rules, proxy-config), and Go templates",
     )
     .version(packageVersion());
+  const named = COMMANDS.filter(([name]) => name === only);
+  const registers = await Promise.all((named.length > 0 ? named : COMMANDS).map(([, load]) => load()));
+  for (const register of registers) register(program);
+  forEachCommand(program, (command) => command.configureOutput({ outputError: writeCommanderError }));
+  return program;
+}
+
+function registerTemplate(program: Command): void {
   const template = program
     .command("template")
     .description("Go text/template tools (Go 1.19 text/template with Sprig v3 functions)");
@@ -116,6 +147,13 @@ export function buildProgram(): Command {
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", RENDER_HELP)
     .action(render);
+}
+
+function registerKubeInject(
+  program: Command,
+  addInjectorOptions: typeof import("./load-injector.js").addInjectorOptions,
+  runKubeInject: typeof import("./kube-inject.js").runKubeInject,
+): void {
   addInjectorOptions(
     program
       .command("kube-inject")
@@ -132,6 +170,9 @@ export function buildProgram(): Command {
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", KUBE_INJECT_HELP)
     .action(runKubeInject);
+}
+
+function registerConfig(program: Command): void {
   const config = program.command("config").description("the built-in injector configuration");
   config
     .command("dump")
@@ -144,16 +185,12 @@ export function buildProgram(): Command {
     .option("-r, --revision <name>", "write the default of this revision's control plane (istiod-REVISION)", "")
     .option("--force", "replace existing files")
     .action(async (opts: { dir: string; force?: boolean; revision: string }) => {
+      const { runConfigDump } = await import("./config-dump.js");
       process.stdout.write(await runConfigDump(opts));
     });
-  registerWebhookConfig(program);
-  registerCerts(program);
-  registerServe(program);
-  registerPlayground(program);
-  program.addCommand(captureRulesCommand());
-  program.addCommand(proxyConfigCommand());
-  program.addCommand(checkInjectCommand());
-  program.addCommand(uninjectCommand());
+}
+
+function registerAgent(program: Command): void {
   program
     .command("agent")
     .description(
@@ -167,8 +204,6 @@ export function buildProgram(): Command {
       // Reached only through buildProgram() without main(): main() hands `agent` over before commander.
       process.stdout.write(AGENT_USAGE);
     });
-  forEachCommand(program, (command) => command.configureOutput({ outputError: writeCommanderError }));
-  return program;
 }
 
 /** Commander's own errors (`error: unknown option`) get the prefix of every other error: `meshinject: `. */
@@ -217,27 +252,12 @@ export async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   try {
-    await buildProgram().parseAsync([...argv]);
+    await (await buildProgram(argv[2])).parseAsync([...argv]);
   } catch (e) {
-    const expected =
-      e instanceof CliError ||
-      e instanceof ValuesInputError ||
-      e instanceof TemplateError ||
-      e instanceof ConfigError ||
-      e instanceof DocumentError ||
-      e instanceof InjectionError ||
-      e instanceof KubeInjectError ||
-      e instanceof InjectorFlagsError ||
-      e instanceof ClusterError ||
-      e instanceof WebhookConfigError ||
-      e instanceof WebhookConfigCliError ||
-      e instanceof CertsError ||
-      e instanceof CertsCliError ||
-      e instanceof ConfigDumpError ||
-      e instanceof ServeError ||
-      e instanceof PlaygroundError;
+    // Loaded only here: the error classes come from every command's modules.
+    const { isUserError } = await import("./user-errors.js");
     // Anything else is a bug in meshinject: keep the stack for the report.
-    const message = expected ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;
+    const message = isUserError(e) ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;
     process.stderr.write(`meshinject: ${message}\n`);
     process.exitCode = 1;
   }

@@ -2,6 +2,8 @@
  * Building an injector from its three configuration texts (`config`, `values`, `mesh`), each given
  * either as the ConfigMap key's content or as the whole ConfigMap (as `kubectl get cm -o yaml`
  * prints it). Templates are compiled once here; a template that does not parse is an error naming it.
+ * The built-in templates, which are known to parse, are parsed when first used instead (see
+ * {@link compileTemplates}).
  */
 
 import { isRecord } from "../go/json.js";
@@ -15,6 +17,7 @@ import {
 } from "../mesh/index.js";
 import { type GoValue, sprigFuncs, Template, TemplateError, templateHost } from "../template/index.js";
 import { ConfigError, type InjectorConfig, parseInjectorConfig, parseValues } from "./config.js";
+import { isBuiltInTemplate } from "./defaults.js";
 import { type EnvLookup, injectionFuncs } from "./funcs.js";
 import type { InjectorSettings } from "./inject.js";
 
@@ -79,8 +82,65 @@ export interface InjectorEnvironment {
   compliancePolicy?: string;
 }
 
-/** Compiles the templates of a config with Sprig and Istio's functions; errors name the template. */
-export function compileTemplates(config: InjectorConfig, env: EnvLookup, source = "config"): Map<string, Template> {
+/**
+ * Templates by name, in the config's order. A template known to parse is held as its text until it
+ * is first asked for: a one-shot command (kube-inject of one pod) uses one of the four built-in
+ * templates, and parsing all four was a large part of its start-up.
+ */
+class TemplateTable implements ReadonlyMap<string, Template> {
+  readonly #entries = new Map<string, Template | (() => Template)>();
+
+  add(name: string, template: Template | (() => Template)): void {
+    this.#entries.set(name, template);
+  }
+
+  get(name: string): Template | undefined {
+    const entry = this.#entries.get(name);
+    if (typeof entry !== "function") return entry;
+    const template = entry();
+    this.#entries.set(name, template);
+    return template;
+  }
+
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  keys(): MapIterator<string> {
+    return this.#entries.keys();
+  }
+
+  *entries(): MapIterator<[string, Template]> {
+    for (const name of this.#entries.keys()) yield [name, this.get(name) as Template];
+  }
+
+  *values(): MapIterator<Template> {
+    for (const [, template] of this.entries()) yield template;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, Template]> {
+    return this.entries();
+  }
+
+  forEach(visit: (template: Template, name: string, map: ReadonlyMap<string, Template>) => void): void {
+    for (const [name, template] of this.entries()) visit(template, name, this);
+  }
+}
+
+/**
+ * Compiles the templates of a config with Sprig and Istio's functions; errors name the template.
+ * A built-in template (the text meshinject ships, which its tests parse) is parsed when first used;
+ * any other is parsed now, so that a config with a broken template fails to load, as in Istio.
+ */
+export function compileTemplates(
+  config: InjectorConfig,
+  env: EnvLookup,
+  source = "config",
+): ReadonlyMap<string, Template> {
   const funcs = {
     ...sprigFuncs,
     ...injectionFuncs({
@@ -91,15 +151,18 @@ export function compileTemplates(config: InjectorConfig, env: EnvLookup, source 
       },
     }),
   };
-  const templates = new Map<string, Template>();
+  const templates = new TemplateTable();
   for (const [name, text] of Object.entries(config.templates)) {
-    try {
-      // Istio names every injection template "inject", which is what its error messages show.
-      templates.set(name, new Template("inject", { funcs, host: templateHost({ env }) }).parse(text));
-    } catch (e) {
-      if (e instanceof TemplateError) throw new ConfigError(`${source}: templates.${name}: ${e.message}`);
-      throw e;
-    }
+    const parse = () => {
+      try {
+        // Istio names every injection template "inject", which is what its error messages show.
+        return new Template("inject", { funcs, host: templateHost({ env }) }).parse(text);
+      } catch (e) {
+        if (e instanceof TemplateError) throw new ConfigError(`${source}: templates.${name}: ${e.message}`);
+        throw e;
+      }
+    };
+    templates.add(name, isBuiltInTemplate(name, text) ? parse : parse());
   }
   return templates;
 }
