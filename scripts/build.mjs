@@ -57,7 +57,7 @@ function inputsHash() {
  * node_modules, loaded only by the commands that use them (serve, agent, certs, --from-cluster):
  * gRPC and protobufjs read files beside their own modules, pino starts worker threads by file name.
  */
-const BUNDLED_PACKAGES = new Set(["commander", "yaml", "semver", "re2js", "@noble/hashes", "diff"]);
+const BUNDLED_PACKAGES = new Set(["commander", "yaml", "semver", "re2js", "@noble/hashes", "diff", "bcryptjs"]);
 
 /**
  * dist/cli/main.js as one ES module bundle, with each command's lazily imported modules as split
@@ -86,6 +86,35 @@ async function bundleCli() {
       });
     },
   };
+  // Node's built-ins are require()d, not imported: an ES import of one builds a facade that reads
+  // every export, and node:fs's lazy ones (ReadStream, ...) then load Node's stream modules.
+  const builtinsRequired = {
+    name: "builtins-required",
+    setup(b) {
+      b.onResolve({ filter: /^node:/ }, (args) =>
+        // The virtual module's own require() is Node's.
+        args.namespace === "builtin" ? { path: args.path, external: true } : { path: args.path, namespace: "builtin" },
+      );
+      b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: "js",
+      }));
+    },
+  };
+  // commander needs node:child_process only to run an executable subcommand (we have none); loading
+  // it is a good part of commander's start-up, so the bundled copy requires it when first used.
+  const commanderSpawnOnUse = {
+    name: "commander-spawn-on-use",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+        const text = readFileSync(args.path, "utf8");
+        const eager = "const childProcess = require('node:child_process');";
+        if (!text.includes(eager)) throw new Error(`${args.path}: no longer requires node:child_process as expected`);
+        const onUse = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+        return { contents: text.replace(eager, onUse), loader: "js" };
+      });
+    },
+  };
   await build({
     entryPoints: [join(src, "cli", "main.ts")],
     outdir,
@@ -101,7 +130,7 @@ async function bundleCli() {
     },
     sourcemap: true,
     logLevel: "warning",
-    plugins: [moduleUrlAsBuilt],
+    plugins: [moduleUrlAsBuilt, builtinsRequired, commanderSpawnOnUse],
   });
 }
 
