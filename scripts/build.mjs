@@ -8,9 +8,8 @@
 // the tsconfig files, the lock file and this script, kept in dist/.build-inputs): `npm ci` runs `prepare`, so
 // `npm ci && npm run build` would otherwise compile twice. `--force` builds regardless.
 //
-// The `meshinject` binary (dist/cli/main.js, package.json "bin") is then replaced by an esbuild bundle
-// of src/cli/main.ts (see bundleCli below): the library (dist/index.js, dist/template/) stays tsc's
-// output, module by module.
+// The `meshinject` binary (dist/cli/main.js, package.json "bin") is an esbuild bundle of src/cli
+// (see bundleCli below); the library (dist/index.js, dist/template/) is tsc's output, module by module.
 // Plain JavaScript, as it runs before anything is compiled.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -60,13 +59,17 @@ function inputsHash() {
 const BUNDLED_PACKAGES = new Set(["commander", "yaml", "semver", "re2js", "@noble/hashes", "diff", "bcryptjs"]);
 
 /**
- * dist/cli/main.js as one ES module bundle, with each command's lazily imported modules as split
- * chunks beside it in dist/cli/: a command loads a handful of files instead of ~150 modules, which
- * is most of a short command's start-up time (resolving, reading and compiling each module).
+ * The CLI as two CommonJS files in dist/cli/ (marked `"type": "commonjs"` there; tsc does not emit
+ * src/cli, see tsconfig.build.json): main.js, the entry, which turns on Node's compile cache where
+ * there is one (Node 22.1+) and then loads program.js, the bundle of everything else. A command then
+ * loads one file instead of ~150 modules, and each command's own modules are initialised only when
+ * it runs (esbuild turns their dynamic imports into lazy initialisers). CommonJS rather than ES
+ * modules: under Node 20 the ES module loader alone (fs/promises, readline, the import facades of
+ * Node's built-ins, one asynchronous job per module) costs a good part of a short command's start.
  *
  * Modules that find files relative to themselves (`new URL("./defaults/...", import.meta.url)`) keep
  * doing so: in each bundled source file `import.meta.url` is replaced by the URL its tsc output has
- * (dist/X/Y.js, computed from the bundle's own URL), where the build copies those files.
+ * (dist/X/Y.js, computed from the bundle's folder), where the build copies those files.
  */
 async function bundleCli() {
   const { build } = await import("esbuild");
@@ -80,25 +83,10 @@ async function bundleCli() {
       b.onLoad({ filter: /\.ts$/ }, (args) => {
         const contents = readFileSync(args.path, "utf8");
         if (!args.path.startsWith(src) || !contents.includes("import.meta.url")) return undefined;
-        const built = join(dist, relative(src, args.path)).replace(/\.ts$/, ".js");
-        const url = `new URL(${JSON.stringify(relative(outdir, built).split("\\").join("/"))}, import.meta.url).href`;
+        const built = relative(outdir, join(dist, relative(src, args.path)).replace(/\.ts$/, ".js"));
+        const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(built)})).href`;
         return { contents: contents.replaceAll("import.meta.url", url), loader: "ts" };
       });
-    },
-  };
-  // Node's built-ins are require()d, not imported: an ES import of one builds a facade that reads
-  // every export, and node:fs's lazy ones (ReadStream, ...) then load Node's stream modules.
-  const builtinsRequired = {
-    name: "builtins-required",
-    setup(b) {
-      b.onResolve({ filter: /^node:/ }, (args) =>
-        // The virtual module's own require() is Node's.
-        args.namespace === "builtin" ? { path: args.path, external: true } : { path: args.path, namespace: "builtin" },
-      );
-      b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(args.path)});`,
-        loader: "js",
-      }));
     },
   };
   // commander needs node:child_process only to run an executable subcommand (we have none); loading
@@ -115,23 +103,33 @@ async function bundleCli() {
       });
     },
   };
-  await build({
-    entryPoints: [join(src, "cli", "main.ts")],
-    outdir,
+  const common = {
     bundle: true,
-    splitting: true,
-    format: "esm",
+    format: "cjs",
     platform: "node",
     target: `node${pkg.engines.node.replace(/^>=/, "")}`,
-    external,
-    // CommonJS packages in the bundle (commander) call require() for Node's built-ins.
-    banner: {
-      js: 'import { createRequire as __cliRequire } from "node:module"; const require = __cliRequire(import.meta.url);',
-    },
     sourcemap: true,
     logLevel: "warning",
-    plugins: [moduleUrlAsBuilt, builtinsRequired, commanderSpawnOnUse],
+  };
+  await build({
+    ...common,
+    entryPoints: [join(src, "cli", "program.ts")],
+    outfile: join(outdir, "program.js"),
+    external,
+    plugins: [moduleUrlAsBuilt, commanderSpawnOnUse],
   });
+  await build({
+    ...common,
+    entryPoints: [join(src, "cli", "main.ts")],
+    outfile: join(outdir, "main.js"),
+    external: ["./program.js"],
+    // `import("./program.js")` as require(): an import() would start the ES module loader.
+    supported: { "dynamic-import": false },
+  });
+  writeFileSync(
+    join(outdir, "package.json"),
+    `${JSON.stringify({ type: "commonjs", description: "the meshinject CLI bundle (see scripts/build.mjs)" }, null, 2)}\n`,
+  );
 }
 
 const force = process.argv.includes("--force");
