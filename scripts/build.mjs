@@ -13,7 +13,7 @@
 // Plain JavaScript, as it runs before anything is compiled.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -41,6 +41,7 @@ function inputsHash() {
     "tsconfig.build.json",
     "package-lock.json",
     relative(root, fileURLToPath(import.meta.url)),
+    join("scripts", "cli-entry.cjs"),
   ];
   for (const file of inputs) {
     hash.update(`${file}\0`);
@@ -60,8 +61,9 @@ const BUNDLED_PACKAGES = new Set(["commander", "yaml", "semver", "re2js", "@nobl
 
 /**
  * The CLI as two CommonJS files in dist/cli/ (marked `"type": "commonjs"` there; tsc does not emit
- * src/cli, see tsconfig.build.json): main.js, the entry, which turns on Node's compile cache where
- * there is one (Node 22.1+) and then loads program.js, the bundle of everything else. A command then
+ * src/cli, see tsconfig.build.json): program.js, the bundle of src/cli/program.ts and all it uses,
+ * and main.js, the entry (scripts/cli-entry.cjs), which loads it with V8's compiled code kept
+ * between runs. A command then
  * loads one file instead of ~150 modules, and each command's own modules are initialised only when
  * it runs (esbuild turns their dynamic imports into lazy initialisers). CommonJS rather than ES
  * modules: under Node 20 the ES module loader alone (fs/promises, readline, the import facades of
@@ -118,14 +120,9 @@ async function bundleCli() {
     external,
     plugins: [moduleUrlAsBuilt, commanderSpawnOnUse],
   });
-  await build({
-    ...common,
-    entryPoints: [join(src, "cli", "main.ts")],
-    outfile: join(outdir, "main.js"),
-    external: ["./program.js"],
-    // `import("./program.js")` as require(): an import() would start the ES module loader.
-    supported: { "dynamic-import": false },
-  });
+  const entry = join(outdir, "main.js");
+  cpSync(join(root, "scripts", "cli-entry.cjs"), entry);
+  chmodSync(entry, 0o755);
   writeFileSync(
     join(outdir, "package.json"),
     `${JSON.stringify({ type: "commonjs", description: "the meshinject CLI bundle (see scripts/build.mjs)" }, null, 2)}\n`,

@@ -1,11 +1,6 @@
 #!/usr/bin/env node
-// Entry point of the `meshinject` binary (package.json "bin"); everything else is in program.ts.
-import module from "node:module";
+// Entry point of `meshinject` run from source (tsx); everything else is in program.ts. The built
+// binary, dist/cli/main.js, is scripts/cli-entry.cjs, which loads the bundle of program.ts.
+import { main } from "./program.js";
 
-// Node 22.1+ keeps V8's compiled code of the modules loaded from here on between runs (in a folder
-// under the OS's temporary directory), which shortens every start after the first; older Node has
-// no such cache. TypeScript's tsc does the same.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-
-// Loaded after the cache is on. Not awaited at the top level: the bundle is CommonJS (scripts/build.mjs).
-import("./program.js").then(({ main }) => main(process.argv));
+await main(process.argv);
