@@ -22,8 +22,13 @@ function loadWithCodeCache() {
   const stat = fs.statSync(program);
   const uid = typeof process.getuid === "function" ? `-${process.getuid()}` : "";
   const dir = path.join(os.tmpdir(), `meshinject-compile-cache${uid}`);
-  const key = `${program}|${stat.size}|${stat.mtimeMs}|${process.versions.v8}|${process.arch}`;
-  const file = path.join(dir, `${key.replace(/[^A-Za-z0-9.-]/g, "_")}.bin`);
+  const safe = (text) => text.replace(/[^A-Za-z0-9.-]/g, "_");
+  // One file per installed bundle: its name starts with the bundle's path.
+  const prefix = `${safe(program)}_`;
+  const file = path.join(
+    dir,
+    `${prefix}${safe(`${stat.size}|${stat.mtimeMs}|${process.versions.v8}|${process.arch}`)}.bin`,
+  );
   let cachedData;
   try {
     cachedData = fs.readFileSync(file);
@@ -42,6 +47,12 @@ function loadWithCodeCache() {
         const temp = `${file}.${process.pid}`;
         fs.writeFileSync(temp, script.createCachedData());
         fs.renameSync(temp, file);
+        // The caches of this bundle's earlier builds (or of another Node) are of no more use.
+        for (const name of fs.readdirSync(dir)) {
+          if (name.startsWith(prefix) && name.endsWith(".bin") && path.join(dir, name) !== file) {
+            fs.rmSync(path.join(dir, name), { force: true });
+          }
+        }
       } catch {
         // No cache this time.
       }

@@ -21,11 +21,32 @@ import { isBuiltInTemplate } from "./defaults.js";
 import { type EnvLookup, injectionFuncs } from "./funcs.js";
 import type { InjectorSettings } from "./inject.js";
 
+/** The last text {@link lookedAtYaml} read, and its document or the error reading it. */
+let lastLook: { text: string; doc: unknown; failed: boolean } | undefined;
+
+/**
+ * `readYaml(text)` for the checks here that only look at the document (a ConfigMap? has the key?
+ * empty?): a load asks several of them about the same text, and reading the config (the templates'
+ * text included) again for each was a good part of a one-shot command's time. The document is
+ * shared, so callers must not change it.
+ */
+function lookedAtYaml(text: string): unknown {
+  if (lastLook?.text !== text) {
+    try {
+      lastLook = { text, doc: readYaml(text), failed: false };
+    } catch (e) {
+      lastLook = { text, doc: e, failed: true };
+    }
+  }
+  if (lastLook.failed) throw lastLook.doc;
+  return lastLook.doc;
+}
+
 /** The text of one ConfigMap key, whether `text` is that content or the whole ConfigMap. */
 export function configMapKey(text: string, key: string, source: string): string {
   let doc: unknown;
   try {
-    doc = readYaml(text);
+    doc = lookedAtYaml(text);
   } catch {
     return text; // not YAML at all: let the key's own parser report it
   }
@@ -45,7 +66,7 @@ export function configMapKey(text: string, key: string, source: string): string 
 export function configMapHasKey(text: string, key: string): boolean {
   let doc: unknown;
   try {
-    doc = readYaml(text);
+    doc = lookedAtYaml(text);
   } catch {
     return false;
   }
@@ -174,7 +195,7 @@ export function compileTemplates(
 function checkNotEmpty(text: string, name: string): void {
   let doc: unknown;
   try {
-    doc = readYaml(text);
+    doc = lookedAtYaml(text);
   } catch {
     return; // not YAML at all: the parser of the key reports it
   }
