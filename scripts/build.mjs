@@ -7,10 +7,13 @@
 // The build is skipped when dist/ was built from the same inputs (a hash of src/ without tests,
 // the tsconfig files, the lock file and this script, kept in dist/.build-inputs): `npm ci` runs `prepare`, so
 // `npm ci && npm run build` would otherwise compile twice. `--force` builds regardless.
+//
+// The `meshinject` binary (dist/cli/main.js, package.json "bin") is an esbuild bundle of src/cli
+// (see bundleCli below); the library (dist/index.js, dist/template/) is tsc's output, module by module.
 // Plain JavaScript, as it runs before anything is compiled.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,6 +41,7 @@ function inputsHash() {
     "tsconfig.build.json",
     "package-lock.json",
     relative(root, fileURLToPath(import.meta.url)),
+    join("scripts", "cli-entry.cjs"),
   ];
   for (const file of inputs) {
     hash.update(`${file}\0`);
@@ -45,6 +49,88 @@ function inputsHash() {
     hash.update("\0");
   }
   return hash.digest("hex");
+}
+
+/**
+ * The packages bundled into the CLI: pure JavaScript, loaded by the everyday commands (kube-inject,
+ * check-inject, capture-rules, proxy-config, template render). The others stay imports of
+ * node_modules, loaded only by the commands that use them (serve, agent, certs, --from-cluster):
+ * gRPC and protobufjs read files beside their own modules, pino starts worker threads by file name.
+ */
+const BUNDLED_PACKAGES = new Set(["commander", "yaml", "semver", "re2js", "@noble/hashes", "diff", "bcryptjs"]);
+
+/**
+ * The CLI as two CommonJS files in dist/cli/ (marked `"type": "commonjs"` there; tsc does not emit
+ * src/cli, see tsconfig.build.json): program.js, the bundle of src/cli/program.ts and all it uses,
+ * and main.js, the entry (scripts/cli-entry.cjs), which loads it with V8's compiled code kept
+ * between runs. A command then
+ * loads one file instead of ~150 modules, and each command's own modules are initialised only when
+ * it runs (esbuild turns their dynamic imports into lazy initialisers). CommonJS rather than ES
+ * modules: under Node 20 the ES module loader alone (fs/promises, readline, the import facades of
+ * Node's built-ins, one asynchronous job per module) costs a good part of a short command's start.
+ *
+ * Modules that find files relative to themselves (`new URL("./defaults/...", import.meta.url)`) keep
+ * doing so: in each bundled source file `import.meta.url` is replaced by the URL its tsc output has
+ * (dist/X/Y.js, computed from the bundle's folder), where the build copies those files.
+ */
+async function bundleCli() {
+  const { build } = await import("esbuild");
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const outdir = join(dist, "cli");
+  const src = join(root, "src");
+  const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !BUNDLED_PACKAGES.has(name));
+  const moduleUrlAsBuilt = {
+    name: "module-url-as-built",
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, (args) => {
+        const contents = readFileSync(args.path, "utf8");
+        if (!args.path.startsWith(src) || !contents.includes("import.meta.url")) return undefined;
+        const built = relative(outdir, join(dist, relative(src, args.path)).replace(/\.ts$/, ".js"));
+        const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(built)})).href`;
+        return { contents: contents.replaceAll("import.meta.url", url), loader: "ts" };
+      });
+    },
+  };
+  // commander needs node:child_process only to run an executable subcommand (we have none); loading
+  // it is a good part of commander's start-up, so the bundled copy requires it when first used.
+  const commanderSpawnOnUse = {
+    name: "commander-spawn-on-use",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+        const text = readFileSync(args.path, "utf8");
+        const eager = "const childProcess = require('node:child_process');";
+        if (!text.includes(eager)) throw new Error(`${args.path}: no longer requires node:child_process as expected`);
+        const onUse = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+        return { contents: text.replace(eager, onUse), loader: "js" };
+      });
+    },
+  };
+  const common = {
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: `node${pkg.engines.node.replace(/^>=/, "")}`,
+    sourcemap: true,
+    // Less text to read and to hash for the code cache; names are kept, so stack traces still name
+    // the functions (the source map gives files and lines).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: "warning",
+  };
+  await build({
+    ...common,
+    entryPoints: [join(src, "cli", "program.ts")],
+    outfile: join(outdir, "program.js"),
+    external,
+    plugins: [moduleUrlAsBuilt, commanderSpawnOnUse],
+  });
+  const entry = join(outdir, "main.js");
+  cpSync(join(root, "scripts", "cli-entry.cjs"), entry);
+  chmodSync(entry, 0o755);
+  writeFileSync(
+    join(outdir, "package.json"),
+    `${JSON.stringify({ type: "commonjs", description: "the meshinject CLI bundle (see scripts/build.mjs)" }, null, 2)}\n`,
+  );
 }
 
 const force = process.argv.includes("--force");
@@ -60,6 +146,8 @@ if (current && !force) {
 }
 
 rmSync(stampFile, { force: true });
+// The CLI's folder is rebuilt whole, so no chunk of an earlier bundle is left behind.
+rmSync(join(dist, "cli"), { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], {
   cwd: root,
   stdio: "inherit",
@@ -69,6 +157,8 @@ cpSync(join(root, "src", "inject", "defaults"), join(dist, "inject", "defaults")
 for (const room of ["sds", "xds"]) {
   cpSync(join(root, "src", "agent", room, "proto"), join(dist, "agent", room, "proto"), { recursive: true });
 }
+
+await bundleCli();
 
 // The declarations again, in a folder whose package.json says CommonJS.
 const cjs = join(dist, "cjs");

@@ -99,3 +99,38 @@ describe("package.json", () => {
     assert.match(again.stdout, /^dist\/ is up to date/);
   });
 });
+
+describe("the built binary (dist/cli/main.js)", { skip }, () => {
+  const run = (env: Record<string, string>, ...args: string[]) =>
+    spawnSync(process.execPath, [join(repoRoot, "dist", "cli", "main.js"), ...args], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+    });
+
+  it("injects the README's example the same with its compile cache cold, warm and off", async () => {
+    // A cache folder of its own, so that the first run is cold.
+    const cacheHome = await mkdtemp(join(tmpdir(), "meshinject-cache-"));
+    try {
+      const env = { TMPDIR: cacheHome };
+      const cold = run(env, "kube-inject", "-f", "examples/curl.yaml");
+      assert.equal(cold.status, 0, cold.stderr);
+      assert.match(cold.stdout, /name: istio-proxy/);
+      const warm = run(env, "kube-inject", "-f", "examples/curl.yaml");
+      assert.equal(warm.status, 0, warm.stderr);
+      assert.equal(warm.stdout, cold.stdout);
+      const off = run({ NODE_DISABLE_COMPILE_CACHE: "1" }, "kube-inject", "-f", "examples/curl.yaml");
+      assert.equal(off.stdout, cold.stdout);
+    } finally {
+      await rm(cacheHome, { recursive: true, force: true });
+    }
+  });
+
+  it("prints its version and a user error as one line", async () => {
+    const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
+    assert.equal(run({}, "--version").stdout, `${pkg.version}\n`);
+    const missing = run({}, "kube-inject", "-f", "no-such-file.yaml");
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /^meshinject: .*no-such-file\.yaml.*\n$/);
+  });
+});

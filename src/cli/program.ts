@@ -5,35 +5,14 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command, CommanderError } from "commander";
-import { ClusterError } from "../cluster/client.js";
-import { ConfigError } from "../inject/config.js";
-import { InjectionError } from "../inject/inject.js";
-import { DocumentError } from "../inject/kube-inject.js";
-import { TemplateError } from "../template/index.js";
-import { CertsError } from "../webhook/certs.js";
-import { WebhookConfigError } from "../webhook/webhook-config.js";
 import { AGENT_USAGE } from "./agent-usage.js";
-import { captureRulesCommand } from "./capture-rules.js";
-import { CertsCliError, registerCerts } from "./certs.js";
-import { checkInjectCommand } from "./check-inject.js";
-import { ConfigDumpError, runConfigDump } from "./config-dump.js";
+import { CliError } from "./cli-error.js";
 import type { CliIo } from "./io.js";
-import { type KubeInjectCliOptions, KubeInjectError, runKubeInject } from "./kube-inject.js";
-import { addInjectorOptions, InjectorFlagsError } from "./load-injector.js";
-import { manifestCommandIo } from "./manifest-command.js";
-import { WriteError, writeFileAtomic } from "./output.js";
-import { PlaygroundError, registerPlayground } from "./playground.js";
-import { proxyConfigCommand } from "./proxy-config.js";
-import { renderTemplate } from "./render.js";
-import { registerServe, ServeError } from "./serve.js";
-import { uninjectCommand } from "./uninject.js";
-import { buildValues, ValuesInputError } from "./values.js";
-import { registerWebhookConfig, WebhookConfigCliError } from "./webhook-config.js";
+import type { KubeInjectCliOptions } from "./kube-inject.js";
+import type { ManifestCommandIO } from "./manifest-command.js";
 
-/** An error meant for the user: printed as `meshinject: MESSAGE`, exit code 1. */
-export class CliError extends Error {
-  override name = "CliError";
-}
+export { CliError } from "./cli-error.js";
+export { processIo } from "./io.js";
 
 interface RenderOptions {
   file: string;
@@ -63,6 +42,11 @@ async function readText(path: string, what: string): Promise<string> {
 }
 
 async function render(opts: RenderOptions, io: CliIo): Promise<void> {
+  const [{ buildValues }, { renderTemplate }, { WriteError, writeFileAtomic }] = await Promise.all([
+    import("./values.js"),
+    import("./render.js"),
+    import("./output.js"),
+  ]);
   const text = await readText(opts.file, "template");
   const files = [];
   for (const name of opts.values ?? []) files.push({ name, text: await readText(name, "values file") });
@@ -100,81 +84,68 @@ Example:
 `;
 
 /**
- * The command line of one run, writing through `io`; `fail` marks the run as failed (exit code 1)
- * for commands that print their own error. Built anew for each run: commander keeps the parsed
- * options on its Command objects.
+ * Adds one top-level command (and its subcommands) to the program of one run, writing through `io`;
+ * `fail` marks the run as failed (exit code 1) for commands that print their own error.
  */
-export function buildProgram(io: CliIo, fail: () => void): Command {
+type Register = (program: Command, io: CliIo, fail: () => void) => void | Promise<void>;
+
+/**
+ * The top-level commands in the order help lists them, each with a loader of what defines it. A run
+ * loads only the command it names: most of a short command's start-up is loading modules, and each
+ * command's module brings in its own stack (the webhook server's for serve, the agent's for agent).
+ */
+const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>])[] = [
+  ["template", async () => registerTemplate],
+  [
+    "kube-inject",
+    async () => {
+      const [{ addInjectorOptions }, { runKubeInject }] = await Promise.all([
+        import("./load-injector.js"),
+        import("./kube-inject.js"),
+      ]);
+      return (program, io) => registerKubeInject(program, io, addInjectorOptions, runKubeInject);
+    },
+  ],
+  ["config", async () => registerConfig],
+  ["webhook-config", async () => (await import("./webhook-config.js")).registerWebhookConfig],
+  ["certs", async () => (await import("./certs.js")).registerCerts],
+  ["serve", async () => (await import("./serve.js")).registerServe],
+  ["playground", async () => (await import("./playground.js")).registerPlayground],
+  ["capture-rules", async () => addingReport((await import("./capture-rules.js")).captureRulesCommand)],
+  ["proxy-config", async () => addingReport((await import("./proxy-config.js")).proxyConfigCommand)],
+  ["check-inject", async () => addingReport((await import("./check-inject.js")).checkInjectCommand)],
+  [
+    "uninject",
+    async () => {
+      const { uninjectCommand } = await import("./uninject.js");
+      return (program, io) => program.addCommand(uninjectCommand(io));
+    },
+  ],
+  ["agent", async () => registerAgent],
+];
+
+/** The registration of a report command (capture-rules, proxy-config, check-inject), built whole by its module. */
+function addingReport(command: (io: ManifestCommandIO) => Command): Register {
+  return async (program, io, fail) => {
+    const { manifestCommandIo } = await import("./manifest-command.js");
+    program.addCommand(command(manifestCommandIo(io, fail)));
+  };
+}
+
+/**
+ * The program of one run, with the command `only` names, or with every command when `only` names
+ * none of them (help, --version, a mistyped name that commander suggests a command for). Built anew
+ * for each run: commander keeps the parsed options on its Command objects.
+ */
+export async function buildProgram(io: CliIo, fail: () => void, only?: string): Promise<Command> {
   const program = new Command("meshinject")
     .description(
       "Istio-compatible sidecar injection: kube-inject, the admission webhook (serve), views of what happens to a pod (check-inject, capture-rules, proxy-config), and Go templates",
     )
     .version(packageVersion());
-  const template = program
-    .command("template")
-    .description("Go text/template tools (Go 1.19 text/template with Sprig v3 functions)");
-  template
-    .command("render")
-    .description("render a Go template with Helm-style values, like `helm template` for a single file")
-    .requiredOption("-f, --file <template>", "template file to render (required)")
-    .option("--values <file>", "YAML values file (repeatable; later files override earlier ones)", collect)
-    .option("--set <key=value>", "set values on the command line (repeatable; key=v1,key2=v2)", collect)
-    .option("--set-string <key=value>", "like --set, but every value stays a string (repeatable)", collect)
-    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
-    .addHelpText("after", RENDER_HELP)
-    .action((opts: RenderOptions) => render(opts, io));
-  addInjectorOptions(
-    program
-      .command("kube-inject")
-      .description("inject the Istio sidecar into the workloads of a Kubernetes YAML file (like istioctl kube-inject)")
-      .requiredOption("-f, --filename <file>", "input YAML; - reads standard input (required)"),
-    "to inject with",
-  )
-    .option(
-      "--native-sidecars <on|off|auto>",
-      "inject the proxy as a native sidecar (auto: off, no cluster to ask)",
-      "auto",
-    )
-    .option("--diff", "print a unified diff per changed document instead of the whole output")
-    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
-    .addHelpText("after", KUBE_INJECT_HELP)
-    .action((opts: KubeInjectCliOptions) => runKubeInject(opts, io));
-  const config = program.command("config").description("the built-in injector configuration");
-  config
-    .command("dump")
-    .description("write the built-in config, values and mesh config as files the kube-inject flags accept")
-    .option(
-      "-d, --dir <dir>",
-      "folder to write inject-config.yaml, values.json and mesh.yaml into (created if missing)",
-      ".",
-    )
-    .option("-r, --revision <name>", "write the default of this revision's control plane (istiod-REVISION)", "")
-    .option("--force", "replace existing files")
-    .action(async (opts: { dir: string; force?: boolean; revision: string }) => {
-      io.stdout.write(await runConfigDump(opts));
-    });
-  registerWebhookConfig(program, io);
-  registerCerts(program, io);
-  registerServe(program, io);
-  registerPlayground(program, io);
-  const manifestIo = manifestCommandIo(io, fail);
-  program.addCommand(captureRulesCommand(manifestIo));
-  program.addCommand(proxyConfigCommand(manifestIo));
-  program.addCommand(checkInjectCommand(manifestIo));
-  program.addCommand(uninjectCommand(io));
-  program
-    .command("agent")
-    .description(
-      "the sidecar's own process (pilot-agent): `agent proxy` runs Envoy, `agent bootstrap` prints its bootstrap",
-    )
-    .helpOption(false)
-    .allowUnknownOption()
-    .argument("[args...]")
-    .addHelpText("after", `\n${AGENT_USAGE}`)
-    .action(() => {
-      // Reached only through buildProgram() without main(): main() hands `agent` over before commander.
-      io.stdout.write(AGENT_USAGE);
-    });
+  const named = COMMANDS.filter(([name]) => name === only);
+  const registers = await Promise.all((named.length > 0 ? named : COMMANDS).map(([, load]) => load()));
+  for (const register of registers) await register(program, io, fail);
   // Help, --version and usage errors are written to `io` and end the run with commander's exit
   // code (thrown as a CommanderError), never the process.
   const output = {
@@ -193,6 +164,80 @@ export function buildProgram(io: CliIo, fail: () => void): Command {
 /** A terminal's width, else commander's default (80). */
 function helpWidth(writer: CliIo["stdout"]): number {
   return writer.isTTY === true && writer.columns !== undefined ? writer.columns : 80;
+}
+
+function registerTemplate(program: Command, io: CliIo): void {
+  const template = program
+    .command("template")
+    .description("Go text/template tools (Go 1.19 text/template with Sprig v3 functions)");
+  template
+    .command("render")
+    .description("render a Go template with Helm-style values, like `helm template` for a single file")
+    .requiredOption("-f, --file <template>", "template file to render (required)")
+    .option("--values <file>", "YAML values file (repeatable; later files override earlier ones)", collect)
+    .option("--set <key=value>", "set values on the command line (repeatable; key=v1,key2=v2)", collect)
+    .option("--set-string <key=value>", "like --set, but every value stays a string (repeatable)", collect)
+    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .addHelpText("after", RENDER_HELP)
+    .action((opts: RenderOptions) => render(opts, io));
+}
+
+function registerKubeInject(
+  program: Command,
+  io: CliIo,
+  addInjectorOptions: typeof import("./load-injector.js").addInjectorOptions,
+  runKubeInject: typeof import("./kube-inject.js").runKubeInject,
+): void {
+  addInjectorOptions(
+    program
+      .command("kube-inject")
+      .description("inject the Istio sidecar into the workloads of a Kubernetes YAML file (like istioctl kube-inject)")
+      .requiredOption("-f, --filename <file>", "input YAML; - reads standard input (required)"),
+    "to inject with",
+  )
+    .option(
+      "--native-sidecars <on|off|auto>",
+      "inject the proxy as a native sidecar (auto: off, no cluster to ask)",
+      "auto",
+    )
+    .option("--diff", "print a unified diff per changed document instead of the whole output")
+    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .addHelpText("after", KUBE_INJECT_HELP)
+    .action((opts: KubeInjectCliOptions) => runKubeInject(opts, io));
+}
+
+function registerConfig(program: Command, io: CliIo): void {
+  const config = program.command("config").description("the built-in injector configuration");
+  config
+    .command("dump")
+    .description("write the built-in config, values and mesh config as files the kube-inject flags accept")
+    .option(
+      "-d, --dir <dir>",
+      "folder to write inject-config.yaml, values.json and mesh.yaml into (created if missing)",
+      ".",
+    )
+    .option("-r, --revision <name>", "write the default of this revision's control plane (istiod-REVISION)", "")
+    .option("--force", "replace existing files")
+    .action(async (opts: { dir: string; force?: boolean; revision: string }) => {
+      const { runConfigDump } = await import("./config-dump.js");
+      io.stdout.write(await runConfigDump(opts));
+    });
+}
+
+function registerAgent(program: Command, io: CliIo): void {
+  program
+    .command("agent")
+    .description(
+      "the sidecar's own process (pilot-agent): `agent proxy` runs Envoy, `agent bootstrap` prints its bootstrap",
+    )
+    .helpOption(false)
+    .allowUnknownOption()
+    .argument("[args...]")
+    .addHelpText("after", `\n${AGENT_USAGE}`)
+    .action(() => {
+      // Reached only through buildProgram() without main(): main() hands `agent` over before commander.
+      io.stdout.write(AGENT_USAGE);
+    });
 }
 
 /** Commander's own errors (`error: unknown option`) get the prefix of every other error: `meshinject: `. */
@@ -243,33 +288,19 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
   }
   let failed = false;
+  const fail = () => {
+    failed = true;
+  };
   try {
-    await buildProgram(io, () => {
-      failed = true;
-    }).parseAsync([...argv]);
+    await (await buildProgram(io, fail, argv[2])).parseAsync([...argv]);
     return failed ? 1 : 0;
   } catch (e) {
     // Commander has written its help or its error already.
     if (e instanceof CommanderError) return e.exitCode;
-    const expected =
-      e instanceof CliError ||
-      e instanceof ValuesInputError ||
-      e instanceof TemplateError ||
-      e instanceof ConfigError ||
-      e instanceof DocumentError ||
-      e instanceof InjectionError ||
-      e instanceof KubeInjectError ||
-      e instanceof InjectorFlagsError ||
-      e instanceof ClusterError ||
-      e instanceof WebhookConfigError ||
-      e instanceof WebhookConfigCliError ||
-      e instanceof CertsError ||
-      e instanceof CertsCliError ||
-      e instanceof ConfigDumpError ||
-      e instanceof ServeError ||
-      e instanceof PlaygroundError;
+    // Loaded only here: the error classes come from every command's modules.
+    const { isUserError } = await import("./user-errors.js");
     // Anything else is a bug in meshinject: keep the stack for the report.
-    const message = expected ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;
+    const message = isUserError(e) ? e.message : `internal error: ${e instanceof Error ? e.stack : String(e)}`;
     io.stderr.write(`meshinject: ${message}\n`);
     return 1;
   }

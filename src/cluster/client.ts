@@ -7,8 +7,7 @@
  * Every failure is a {@link ClusterError} with one line saying what was tried and what happened.
  */
 
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { RequestOptions } from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 
 /** A cluster read that failed; the message is one line: what, where, why. */
@@ -106,8 +105,9 @@ export async function connectCluster(options: ClusterOptions = {}): Promise<Clus
   const get = async (path: string, what: string): Promise<unknown> => {
     const url = new URL(server + path);
     // http:// is what `kubectl proxy` serves on loopback; everything else is https://.
-    const request = url.protocol === "http:" ? httpRequest : httpsRequest;
-    const opts: Parameters<typeof httpsRequest>[1] = {
+    // Loaded here: only the commands that read a cluster need Node's HTTP and TLS stacks.
+    const { request } = url.protocol === "http:" ? await import("node:http") : await import("node:https");
+    const opts: RequestOptions = {
       method: "GET",
       headers: { accept: "application/json" },
       timeout: timeoutMs,

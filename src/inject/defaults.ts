@@ -50,6 +50,7 @@ export function installDefaultAssets(texts: Readonly<Record<string, string>>): v
   }
   installed = texts;
   cached = undefined;
+  builtInTemplates.clear();
 }
 
 interface ProcessWithBuiltins {
@@ -85,6 +86,18 @@ function literalBlock(text: string, indent: number): string {
   return `|\n${lines.map((line) => (line === "" ? "" : pad + line)).join("\n")}\n`;
 }
 
+/** The built-in templates' texts as the `config` document holds them (after its YAML is read), by name. */
+const builtInTemplates = new Map<string, string>();
+
+/**
+ * Whether `text` is the built-in template `name`, as the `config` document this process assembled
+ * holds it (no file is read to answer). The built-in templates are known to parse: their tests
+ * parse each one.
+ */
+export function isBuiltInTemplate(name: string, text: string): boolean {
+  return builtInTemplates.get(name) === text;
+}
+
 /** Assembles the `config` document: injection on by default, "sidecar" unless a pod asks otherwise. */
 function configDocument(): string {
   let out =
@@ -98,7 +111,10 @@ function configDocument(): string {
     "injectedAnnotations: {}\n" +
     "templates:\n";
   for (const name of DEFAULT_TEMPLATE_NAMES) {
-    out += `  ${name}: ${literalBlock(defaultTemplate(name), 2)}`;
+    const text = defaultTemplate(name);
+    out += `  ${name}: ${literalBlock(text, 2)}`;
+    // What a literal block scalar with clipping reads back as.
+    builtInTemplates.set(name, `${text.replace(/\s+$/, "")}\n`);
   }
   return out;
 }

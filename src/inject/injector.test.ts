@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type InjectorConfig, parseInjectorConfig } from "./config.js";
+import { ConfigError, type InjectorConfig, parseInjectorConfig } from "./config.js";
+import { DEFAULT_TEMPLATE_NAMES, defaultConfigFiles, isBuiltInTemplate } from "./defaults.js";
 import { compileTemplates, configMapHasKey, configMapKey, loadInjector } from "./injector.js";
 
 const configMap = (data: string) =>
@@ -58,4 +59,30 @@ test("config keys Istio ignores are ignored and reported; keys match their field
   // Keys go to encoding/json sorted ("POLICY" < "policy"): the later one for a field wins.
   assert.equal(exact.policy, "enabled");
   assert.equal(parseInjectorConfig("policy: enabled\nPolicy: disabled\n").policy, "enabled");
+});
+
+test("the built-in templates parse when first used; any other template when the config loads", () => {
+  const builtIn = parseInjectorConfig(defaultConfigFiles().config);
+  const templates = compileTemplates(builtIn, () => undefined);
+  assert.deepEqual([...templates.keys()], [...DEFAULT_TEMPLATE_NAMES]);
+  for (const name of DEFAULT_TEMPLATE_NAMES) {
+    assert.equal(isBuiltInTemplate(name, builtIn.templates[name] as string), true, name);
+    // The guarantee the deferred parse relies on: every built-in template parses.
+    assert.equal(templates.get(name)?.name, "inject", name);
+  }
+  assert.equal([...templates.values()].length, DEFAULT_TEMPLATE_NAMES.length);
+
+  // The same text under another name, or a changed text under a built-in name, is parsed at load.
+  const sidecar = builtIn.templates.sidecar as string;
+  assert.equal(isBuiltInTemplate("gateway", sidecar), false);
+  const broken = { ...builtIn, templates: { ...builtIn.templates, sidecar: `${sidecar}{{ end }}` } };
+  assert.equal(isBuiltInTemplate("sidecar", broken.templates.sidecar), false);
+  assert.throws(
+    () => compileTemplates(broken, () => undefined, "inject.yaml"),
+    (e: unknown) => {
+      assert.ok(e instanceof ConfigError);
+      assert.match(e.message, /^inject\.yaml: templates\.sidecar: /);
+      return true;
+    },
+  );
 });

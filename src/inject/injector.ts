@@ -2,6 +2,8 @@
  * Building an injector from its three configuration texts (`config`, `values`, `mesh`), each given
  * either as the ConfigMap key's content or as the whole ConfigMap (as `kubectl get cm -o yaml`
  * prints it). Templates are compiled once here; a template that does not parse is an error naming it.
+ * The built-in templates, which are known to parse, are parsed when first used instead (see
+ * {@link compileTemplates}).
  */
 
 import { isRecord } from "../go/json.js";
@@ -15,14 +17,36 @@ import {
 } from "../mesh/index.js";
 import { type GoValue, sprigFuncs, Template, TemplateError, templateHost } from "../template/index.js";
 import { ConfigError, type InjectorConfig, parseInjectorConfig, parseValues } from "./config.js";
+import { isBuiltInTemplate } from "./defaults.js";
 import { type EnvLookup, injectionFuncs } from "./funcs.js";
 import type { InjectorSettings } from "./inject.js";
+
+/** The last text {@link lookedAtYaml} read, and its document or the error reading it. */
+let lastLook: { text: string; doc: unknown; failed: boolean } | undefined;
+
+/**
+ * `readYaml(text)` for the checks here that only look at the document (a ConfigMap? has the key?
+ * empty?): a load asks several of them about the same text, and reading the config (the templates'
+ * text included) again for each was a good part of a one-shot command's time. The document is
+ * shared, so callers must not change it.
+ */
+function lookedAtYaml(text: string): unknown {
+  if (lastLook?.text !== text) {
+    try {
+      lastLook = { text, doc: readYaml(text), failed: false };
+    } catch (e) {
+      lastLook = { text, doc: e, failed: true };
+    }
+  }
+  if (lastLook.failed) throw lastLook.doc;
+  return lastLook.doc;
+}
 
 /** The text of one ConfigMap key, whether `text` is that content or the whole ConfigMap. */
 export function configMapKey(text: string, key: string, source: string): string {
   let doc: unknown;
   try {
-    doc = readYaml(text);
+    doc = lookedAtYaml(text);
   } catch {
     return text; // not YAML at all: let the key's own parser report it
   }
@@ -42,7 +66,7 @@ export function configMapKey(text: string, key: string, source: string): string 
 export function configMapHasKey(text: string, key: string): boolean {
   let doc: unknown;
   try {
-    doc = readYaml(text);
+    doc = lookedAtYaml(text);
   } catch {
     return false;
   }
@@ -79,8 +103,65 @@ export interface InjectorEnvironment {
   compliancePolicy?: string;
 }
 
-/** Compiles the templates of a config with Sprig and Istio's functions; errors name the template. */
-export function compileTemplates(config: InjectorConfig, env: EnvLookup, source = "config"): Map<string, Template> {
+/**
+ * Templates by name, in the config's order. A template known to parse is held as its text until it
+ * is first asked for: a one-shot command (kube-inject of one pod) uses one of the four built-in
+ * templates, and parsing all four was a large part of its start-up.
+ */
+class TemplateTable implements ReadonlyMap<string, Template> {
+  readonly #entries = new Map<string, Template | (() => Template)>();
+
+  add(name: string, template: Template | (() => Template)): void {
+    this.#entries.set(name, template);
+  }
+
+  get(name: string): Template | undefined {
+    const entry = this.#entries.get(name);
+    if (typeof entry !== "function") return entry;
+    const template = entry();
+    this.#entries.set(name, template);
+    return template;
+  }
+
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  keys(): MapIterator<string> {
+    return this.#entries.keys();
+  }
+
+  *entries(): MapIterator<[string, Template]> {
+    for (const name of this.#entries.keys()) yield [name, this.get(name) as Template];
+  }
+
+  *values(): MapIterator<Template> {
+    for (const [, template] of this.entries()) yield template;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, Template]> {
+    return this.entries();
+  }
+
+  forEach(visit: (template: Template, name: string, map: ReadonlyMap<string, Template>) => void): void {
+    for (const [name, template] of this.entries()) visit(template, name, this);
+  }
+}
+
+/**
+ * Compiles the templates of a config with Sprig and Istio's functions; errors name the template.
+ * A built-in template (the text meshinject ships, which its tests parse) is parsed when first used;
+ * any other is parsed now, so that a config with a broken template fails to load, as in Istio.
+ */
+export function compileTemplates(
+  config: InjectorConfig,
+  env: EnvLookup,
+  source = "config",
+): ReadonlyMap<string, Template> {
   const funcs = {
     ...sprigFuncs,
     ...injectionFuncs({
@@ -91,15 +172,18 @@ export function compileTemplates(config: InjectorConfig, env: EnvLookup, source 
       },
     }),
   };
-  const templates = new Map<string, Template>();
+  const templates = new TemplateTable();
   for (const [name, text] of Object.entries(config.templates)) {
-    try {
-      // Istio names every injection template "inject", which is what its error messages show.
-      templates.set(name, new Template("inject", { funcs, host: templateHost({ env }) }).parse(text));
-    } catch (e) {
-      if (e instanceof TemplateError) throw new ConfigError(`${source}: templates.${name}: ${e.message}`);
-      throw e;
-    }
+    const parse = () => {
+      try {
+        // Istio names every injection template "inject", which is what its error messages show.
+        return new Template("inject", { funcs, host: templateHost({ env }) }).parse(text);
+      } catch (e) {
+        if (e instanceof TemplateError) throw new ConfigError(`${source}: templates.${name}: ${e.message}`);
+        throw e;
+      }
+    };
+    templates.add(name, isBuiltInTemplate(name, text) ? parse : parse());
   }
   return templates;
 }
@@ -111,7 +195,7 @@ export function compileTemplates(config: InjectorConfig, env: EnvLookup, source 
 function checkNotEmpty(text: string, name: string): void {
   let doc: unknown;
   try {
-    doc = readYaml(text);
+    doc = lookedAtYaml(text);
   } catch {
     return; // not YAML at all: the parser of the key reports it
   }

@@ -1008,25 +1008,28 @@ export const NAMED_TYPES: Readonly<Record<string, string>> = {
   "map[string]quantity": "v1.ResourceList",
 };
 
+/** The struct definitions read so far: a row is read when its type is first asked for, not at load. */
 const STRUCTS = new Map<string, StructDef>();
-for (const [name, rows] of Object.entries(TABLE)) {
-  const fields = rows.map(parseRow);
-  STRUCTS.set(name, OPAQUE.has(name) ? { name, pkg: "v1", fields, opaque: true } : { name, pkg: "v1", fields });
-}
 
 /** The struct definition for a type name, or undefined. */
 export function structDef(name: string): StructDef | undefined {
-  return STRUCTS.get(name);
+  let def = STRUCTS.get(name);
+  if (def === undefined && Object.hasOwn(TABLE, name)) {
+    const fields = (TABLE[name] as readonly Row[]).map(parseRow);
+    def = OPAQUE.has(name) ? { name, pkg: "v1", fields, opaque: true } : { name, pkg: "v1", fields };
+    STRUCTS.set(name, def);
+  }
+  return def;
 }
 
 /** Every struct name in the table. */
 export function structNames(): string[] {
-  return [...STRUCTS.keys()];
+  return Object.keys(TABLE);
 }
 
 /** The Go name of a struct type (`v1.Container`), as `%T` prints it. */
 export function goStructName(name: string): string {
-  const def = STRUCTS.get(name);
+  const def = structDef(name);
   return `${def?.pkg ?? "v1"}.${GO_NAMES[name] ?? name}`;
 }
 
@@ -1058,5 +1061,5 @@ export function goTypeString(type: string): string {
 
 /** True for a struct name of the table. */
 export function isStructType(type: string): boolean {
-  return STRUCTS.has(type);
+  return Object.hasOwn(TABLE, type);
 }

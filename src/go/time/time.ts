@@ -7,9 +7,6 @@ import { civilFromDays, daysFromCivil, type Fields, LONG_DAYS, LONG_MONTHS } fro
 import { formatTime } from "./layout.js";
 import { type Location, local, lookup, UTC } from "./location.js";
 
-/** Nanoseconds of monotonic clock at module load; time.Now readings print `m=+…` relative to it. */
-const MONO_BASE = performance.now();
-
 /** A Go time.Time. Immutable; methods return new values as Go's value receiver does. */
 export class GoTime implements GoObject {
   readonly [GO_OBJECT] = true as const;
@@ -30,7 +27,9 @@ export class GoTime implements GoObject {
       Number(ns / 1_000_000_000n),
       Number(ns % 1_000_000_000n),
       local(),
-      (performance.now() - MONO_BASE) / 1000,
+      // Since the process started, as Go's runtime clock; `performance` is read only here (under
+      // Node its first use loads perf_hooks, which a template that never calls `now` need not pay).
+      performance.now() / 1000,
     );
   }
 

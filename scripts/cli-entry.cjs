@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// The `meshinject` binary as installed: dist/cli/main.js (package.json "bin"), copied there by
+// scripts/build.mjs beside program.js, the CommonJS bundle of src/cli (whose main.ts is the same
+// entry when run from source). Its one job is to load program.js with V8's compiled code kept
+// between runs, which shortens every start after the first:
+//   - Node 22.1+ does it itself (module.enableCompileCache, a folder under the OS's temp dir);
+//   - older Node has no such cache, so the bundle is compiled here with vm.Script and the code V8
+//     compiled for it while the command ran (cachedData, functions compiled lazily included) is
+//     written once to a folder under the OS's temp dir, keyed by the bundle's path, size and time
+//     and by V8's version. Anything that fails here falls back to compiling as usual.
+// NODE_DISABLE_COMPILE_CACHE=1 turns either off. Plain CommonJS: it runs before anything else.
+"use strict";
+const Module = require("node:module");
+const path = require("node:path");
+
+const program = path.join(__dirname, "program.js");
+
+function loadWithCodeCache() {
+  const fs = require("node:fs");
+  const os = require("node:os");
+  const vm = require("node:vm");
+  const stat = fs.statSync(program);
+  const uid = typeof process.getuid === "function" ? `-${process.getuid()}` : "";
+  const dir = path.join(os.tmpdir(), `meshinject-compile-cache${uid}`);
+  const safe = (text) => text.replace(/[^A-Za-z0-9.-]/g, "_");
+  // One file per installed bundle: its name starts with the bundle's path.
+  const prefix = `${safe(program)}_`;
+  const file = path.join(
+    dir,
+    `${prefix}${safe(`${stat.size}|${stat.mtimeMs}|${process.versions.v8}|${process.arch}`)}.bin`,
+  );
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(file);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new vm.Script(Module.wrap(fs.readFileSync(program, "utf8")), {
+    filename: program,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    process.once("exit", () => {
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const temp = `${file}.${process.pid}`;
+        fs.writeFileSync(temp, script.createCachedData());
+        fs.renameSync(temp, file);
+        // The caches of this bundle's earlier builds (or of another Node) are of no more use.
+        for (const name of fs.readdirSync(dir)) {
+          if (name.startsWith(prefix) && name.endsWith(".bin") && path.join(dir, name) !== file) {
+            fs.rmSync(path.join(dir, name), { force: true });
+          }
+        }
+      } catch {
+        // No cache this time.
+      }
+    });
+  }
+  const mod = new Module(program, module);
+  mod.filename = program;
+  mod.paths = Module._nodeModulePaths(__dirname);
+  script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(program), mod, program, __dirname);
+  mod.loaded = true;
+  return mod.exports;
+}
+
+function loadProgram() {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return require(program);
+  if (typeof Module.enableCompileCache === "function") {
+    Module.enableCompileCache();
+    return require(program);
+  }
+  let loaded;
+  try {
+    loaded = loadWithCodeCache();
+  } catch {
+    loaded = undefined;
+  }
+  return loaded ?? require(program);
+}
+
+const cli = loadProgram();
+cli.main(process.argv, cli.processIo()).then((code) => {
+  process.exitCode = code;
+});
