@@ -16,6 +16,12 @@
  * Every webhook answer is checked (200, AdmissionReview echoing the uid, allowed, JSONPatch).
  * Exit 1 when a request failed, a keep-alive connection was lost, or the webhook's p99 at some level
  * is over --max-p99-ms (default 250 ms, a fortieth of Istio's 10 s webhook timeoutSeconds).
+ *
+ * CPU per request (issue 11, target 1): the server child's user + system CPU time over the counted
+ * run (process.cpuUsage, asked over IPC before and after) divided by the requests answered; the
+ * webhook's figure at the first level is held against 4× the no-op server's in the same run. Then
+ * review() in process against the JSON floor of the same review (bench/webhook-review-cpu.ts;
+ * `--review-rounds 0` leaves it out). Each target is printed with PASS/FAIL and its ratio.
  */
 
 import { selfSignedCertificate } from "../src/webhook/tls-self-signed.js";
@@ -33,13 +39,15 @@ import {
   startChild,
 } from "./webhook-harness.js";
 import { checkInjected, postHeaders, reviewBody } from "./webhook-review.js";
+import { printVerdicts, reviewCpuBench, type Verdict } from "./webhook-review-cpu.js";
 
 const USAGE = `usage: node --import tsx bench/webhook-load.ts [--duration S] [--warmup S] [--levels 1,16,64]
-       [--max-p99-ms MS] [--log-level info]`;
+       [--max-p99-ms MS] [--log-level info] [--review-rounds 5]`;
 const flags = parseFlags(
-  { duration: "10", warmup: "2", levels: "1,16,64", "max-p99-ms": "250", "log-level": "info" },
+  { duration: "10", warmup: "2", levels: "1,16,64", "max-p99-ms": "250", "log-level": "info", "review-rounds": "5" },
   USAGE,
 );
+const reviewRounds = Number(flags["review-rounds"]);
 const durationMs = numberFlag(flags, "duration") * 1000;
 const warmupMs = numberFlag(flags, "warmup") * 1000;
 const maxP99 = numberFlag(flags, "max-p99-ms");
@@ -58,6 +66,8 @@ interface Measured {
   max: number;
   failed: number;
   connections: number;
+  /** Server CPU time (user + system) per answered request over the counted run, ms. */
+  cpuMs: number;
   firstProblem?: string;
 }
 
@@ -92,7 +102,9 @@ async function measure(server: ServerChild, concurrency: number, checkAnswers: b
   await runLoad({ concurrency, durationMs: warmupMs, one });
   failed = 0;
   counting = true;
+  const cpuBefore = await server.cpuMicros();
   const run = await runLoad({ concurrency, durationMs, one });
+  const cpuMicros = (await server.cpuMicros()) - cpuBefore;
   agent.destroy();
   return {
     requests: run.requests,
@@ -102,6 +114,7 @@ async function measure(server: ServerChild, concurrency: number, checkAnswers: b
     max: percentile(run.latencies, 100),
     failed,
     connections,
+    cpuMs: cpuMicros / 1000 / Math.max(1, run.requests),
     ...(firstProblem === undefined ? {} : { firstProblem }),
   };
 }
@@ -117,9 +130,10 @@ const noop = await startChild({ op: "start", mode: "noop", tls });
 const webhook = await startChild({ op: "start", mode: "webhook", options: { tls }, logLevel });
 const problems: string[] = [];
 const rows: string[][] = [
-  ["concurrency", "server", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "failed", "new conns"],
+  ["concurrency", "server", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "CPU ms/req", "failed", "new conns"],
 ];
 const ratios: string[] = [];
+const verdicts: Verdict[] = [];
 try {
   for (const c of levels) {
     const base = await measure(noop, c, false);
@@ -136,6 +150,7 @@ try {
         ms(m.p50),
         ms(m.p99),
         ms(m.max),
+        m.cpuMs.toFixed(3),
         String(m.failed),
         String(m.connections),
       ]);
@@ -143,7 +158,18 @@ try {
       if (m.connections > 0) problems.push(`${name} at ${c}: ${m.connections} new connections after the warm-up`);
     }
     if (ours.p99 > maxP99) problems.push(`webhook p99 at ${c} is ${ms(ours.p99)} ms > ${maxP99} ms`);
-    ratios.push(`c=${c}: ${(ours.rps / base.rps).toFixed(2)}× the no-op's req/s, p50 +${ms(ours.p50 - base.p50)} ms`);
+    const cpuRatio = ours.cpuMs / base.cpuMs;
+    ratios.push(
+      `c=${c}: ${(ours.rps / base.rps).toFixed(2)}× the no-op's req/s, p50 +${ms(ours.p50 - base.p50)} ms, ` +
+        `${cpuRatio.toFixed(1)}× its CPU per request`,
+    );
+    if (verdicts.length === 0) {
+      verdicts.push({
+        target: `webhook server CPU per curl-pod review at c=${c} <= 4x the no-op HTTPS server's (0.35 ms on the issue's machine)`,
+        value: `${cpuRatio.toFixed(2)}x (${ours.cpuMs.toFixed(3)} ms vs ${base.cpuMs.toFixed(3)} ms)`,
+        pass: cpuRatio <= 4,
+      });
+    }
   }
 } finally {
   await Promise.all([noop.stop(), webhook.stop()]);
@@ -153,6 +179,9 @@ console.log("");
 printTable(rows);
 console.log(`\nwebhook vs no-op: ${ratios.join("; ")}`);
 console.log(`target: 0 failed, no reconnects, webhook p99 ≤ ${maxP99} ms at every level`);
+if (reviewRounds > 0) verdicts.push(...reviewCpuBench(reviewRounds));
+console.log("");
+if (!printVerdicts(verdicts)) problems.push("a CPU target is not met (FAIL above)");
 if (problems.length > 0) {
   console.log(`FAIL\n  ${problems.join("\n  ")}`);
   process.exit(1);
