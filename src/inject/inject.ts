@@ -167,7 +167,7 @@ function checkPreconditions(pod: Pod, warn: ((message: string) => void) | undefi
   );
 }
 
-/** Injects one pod; returns the injected pod (a new object). */
+/** Injects one pod; returns the injected pod (a new object; the request's pod is not modified). */
 export function injectPod(settings: InjectorSettings, request: PodInjection): Pod {
   const req = request.podTyped ? request : { ...request, pod: typedPod(request.pod), podTyped: true };
   const original = req.pod;

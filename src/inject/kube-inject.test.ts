@@ -3,8 +3,9 @@ import { describe, test } from "node:test";
 import { readYaml } from "../go/yaml/read.js";
 import { loadInjectorConfig } from "../index.js";
 import { oneLine } from "../kube/one-line.js";
-import { injectPod } from "./inject.js";
+import { injectPod, type PodInjection, typedPod } from "./inject.js";
 import { DocumentError, type KubeInjectOptions, kubeInject } from "./kube-inject.js";
+import type { Pod } from "./pod.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read YAML-shaped output freely
 type Obj = Record<string, any>;
@@ -122,6 +123,62 @@ describe("kube-inject types the pod before deciding and validating", () => {
     });
     assert.equal(out.metadata.annotations?.["sidecar.istio.io/proxyCPU"], "1");
     assert.equal(pod.metadata.annotations["sidecar.istio.io/proxyCPU"], 1, "the input is left alone");
+  });
+
+  test("injectPod does not modify a typed pod it is given (the webhook passes its typed reading without a copy)", () => {
+    const deepFreeze = <T>(v: T): T => {
+      if (typeof v === "object" && v !== null) {
+        for (const x of Object.values(v)) deepFreeze(x);
+        Object.freeze(v);
+      }
+      return v;
+    };
+    const requestOf = (pod: Pod, nativeSidecar: boolean): PodInjection => ({
+      pod,
+      podTyped: true,
+      typeMeta: { kind: "Pod", apiVersion: "v1" },
+      deployMeta: { name: "p", namespace: "default" },
+      meshConfig: injector.meshConfig,
+      proxyConfig: injector.meshConfig.defaultConfig ?? {},
+      revision: "",
+      defaultTemplates: ["sidecar"],
+      aliases: {},
+      injectedAnnotations: { "example.com/injected": "yes" },
+      proxyEnvs: { ISTIO_META_CLUSTER_ID: "c1" },
+      nativeSidecar,
+      proxyUID: 1337n,
+      proxyGID: 1337n,
+    });
+    // Injected into a copy, then into the same pod frozen: the same answer, and no write to it.
+    const injectFrozen = (pod: Pod, native: boolean): Pod => {
+      const expected = injectPod(injector.settings, requestOf(structuredClone(pod), native));
+      const got = injectPod(injector.settings, requestOf(deepFreeze(pod), native));
+      assert.deepEqual(got, expected);
+      return got;
+    };
+    const pods: Obj[] = [
+      {
+        metadata: { name: "p", labels: { app: "p" }, annotations: { "prometheus.io/scrape": "true" } },
+        spec: {
+          containers: [
+            {
+              name: "app",
+              image: "nginx",
+              ports: [{ containerPort: 8080 }],
+              readinessProbe: { httpGet: { path: "/ready", port: 8080 } },
+              livenessProbe: { tcpSocket: { port: 8080 } },
+            },
+            { name: "istio-proxy", image: "auto", resources: { limits: { memory: "2Gi" } } },
+          ],
+          initContainers: [{ name: "setup", image: "busybox" }],
+        },
+      },
+      { metadata: { generateName: "q-" }, spec: { containers: [{ name: "app", image: "nginx" }] } },
+    ];
+    // Each pod injected as it is, then again as injected (re-injection strips and re-adds).
+    for (const native of [false, true]) {
+      for (const pod of pods) injectFrozen(typedPod(structuredClone(injectFrozen(typedPod(pod), native))), native);
+    }
   });
 });
 
