@@ -80,6 +80,50 @@ function patchSize(ops: readonly Operation[]): number {
   return n;
 }
 
+/**
+ * `JSON.stringify(v).length` for a plain JSON value, or, once that is known to be over `limit`, some
+ * number over `limit` (the rest is not measured: a large array that an edit beats is not written
+ * out only to be weighed). Leaves (strings, numbers, booleans, null) and anything unusual (a
+ * `toJSON` method) are measured by JSON.stringify itself, so escapes count as written.
+ */
+export function jsonLengthWithin(v: unknown, limit: number): number {
+  if (typeof v !== "object" || v === null || typeof (v as { toJSON?: unknown }).toJSON === "function") {
+    return JSON.stringify(v)?.length ?? 0;
+  }
+  if (Array.isArray(v)) {
+    let n = 2 + Math.max(0, v.length - 1); // brackets and commas
+    for (const item of v) {
+      if (n > limit) return n;
+      // undefined, functions and symbols are written as null in an array
+      const kind = typeof item;
+      n += item === undefined || kind === "function" || kind === "symbol" ? 4 : jsonLengthWithin(item, limit - n);
+    }
+    return n;
+  }
+  let n = 2; // braces
+  let members = 0;
+  for (const key of Object.keys(v)) {
+    if (n > limit) return n;
+    const item = (v as JsonObject)[key];
+    const kind = typeof item;
+    // undefined, functions and symbols leave their member out of an object
+    if (item === undefined || kind === "function" || kind === "symbol") continue;
+    if (members++ > 0) n++; // comma
+    n += JSON.stringify(key).length + 1 + jsonLengthWithin(item, limit - n);
+  }
+  return n;
+}
+
+/**
+ * Whether a patch of `editSize` is smaller than the one operation replacing the array at `path`
+ * with `value`: `patchSize(edit) < patchSize([{ op: "replace", path, value }])`, with the replacement
+ * measured only as far as needed.
+ */
+function editIsSmaller(editSize: number, path: string, value: readonly unknown[]): boolean {
+  const head = `{"op":"replace","path":${JSON.stringify(path)},"value":`.length + 2; // "}" and the separator
+  return editSize - head < jsonLengthWithin(value, editSize - head);
+}
+
 /** The patch that turns `original` into `modified` (both plain JSON values). */
 export function createPatch(original: unknown, modified: unknown): Operation[] {
   const ops: Operation[] = [];
@@ -116,9 +160,8 @@ function diffArray(a: readonly unknown[], b: readonly unknown[], path: string, o
   const edit: Operation[] = [];
   if (keysA && keysB) diffKeyedArray(a, keysA, b, keysB, path, edit);
   else diffListArray(a, b, path, edit);
-  const whole: Operation = { op: "replace", path, value: b };
-  if (patchSize(edit) < patchSize([whole])) ops.push(...edit);
-  else ops.push(whole);
+  if (editIsSmaller(patchSize(edit), path, b)) ops.push(...edit);
+  else ops.push({ op: "replace", path, value: b });
 }
 
 /** The `name` of every element when all are objects with distinct string names; else undefined. */
