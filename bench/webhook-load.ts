@@ -134,6 +134,8 @@ const rows: string[][] = [
 ];
 const ratios: string[] = [];
 const verdicts: Verdict[] = [];
+/** The no-op server's CPU per request at each level (ms). */
+const noopCpuMs: number[] = [];
 try {
   for (const c of levels) {
     const base = await measure(noop, c, false);
@@ -159,6 +161,7 @@ try {
     }
     if (ours.p99 > maxP99) problems.push(`webhook p99 at ${c} is ${ms(ours.p99)} ms > ${maxP99} ms`);
     const cpuRatio = ours.cpuMs / base.cpuMs;
+    noopCpuMs.push(base.cpuMs);
     ratios.push(
       `c=${c}: ${(ours.rps / base.rps).toFixed(2)}× the no-op's req/s, p50 +${ms(ours.p50 - base.p50)} ms, ` +
         `${cpuRatio.toFixed(1)}× its CPU per request`,
@@ -179,7 +182,19 @@ console.log("");
 printTable(rows);
 console.log(`\nwebhook vs no-op: ${ratios.join("; ")}`);
 console.log(`target: 0 failed, no reconnects, webhook p99 ≤ ${maxP99} ms at every level`);
-if (reviewRounds > 0) verdicts.push(...reviewCpuBench(reviewRounds));
+if (reviewRounds > 0) {
+  const review = reviewCpuBench(reviewRounds);
+  verdicts.push(...review.verdicts);
+  // A lower bound for the server: executing the sidecar template alone, against the no-op's request.
+  const noopMs = noopCpuMs[0];
+  if (noopMs !== undefined) {
+    const templateMs = review.templateNs / 1e6;
+    console.log(
+      `lower bound: the sidecar template alone costs ${templateMs.toFixed(3)} ms of CPU per curl pod, ` +
+        `${(templateMs / noopMs).toFixed(1)}x the no-op server's CPU per request (${noopMs.toFixed(3)} ms)`,
+    );
+  }
+}
 console.log("");
 if (!printVerdicts(verdicts)) problems.push("a CPU target is not met (FAIL above)");
 if (problems.length > 0) {
