@@ -31,11 +31,41 @@ export function applyOverlay(target: Pod, overlay: unknown, typedTarget = false)
 }
 
 /**
+ * Overlays read lately, by their text, oldest first. The pods of one workload (a Deployment's
+ * replicas, every pod of a rollout) render the same text, so a webhook reads each text once; the
+ * overlays are frozen, as the merge only reads them (it copies the patch it applies).
+ */
+const recentOverlays = new Map<string, unknown>();
+const RECENT_OVERLAYS = 16;
+
+function deepFreeze(v: unknown): unknown {
+  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
+    for (const item of Object.values(v)) deepFreeze(item);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/**
  * Reads rendered template text (YAML) into the overlay that {@link applyOverlayObject} lays over a
- * pod. `what` names the template in errors. The result is never modified by the merge, so one parse
- * can be applied to several pods.
+ * pod. `what` names the template in errors. The result is frozen (the merge never modifies it), so
+ * one parse serves several pods: a text read lately is not read again.
  */
 export function readOverlay(yamlText: string, what: string): unknown {
+  if (recentOverlays.has(yamlText)) {
+    const overlay = recentOverlays.get(yamlText);
+    // Most recently used last: the oldest goes first when the map is full.
+    recentOverlays.delete(yamlText);
+    recentOverlays.set(yamlText, overlay);
+    return overlay;
+  }
+  const overlay = deepFreeze(parseOverlay(yamlText, what));
+  if (recentOverlays.size >= RECENT_OVERLAYS) recentOverlays.delete(recentOverlays.keys().next().value as string);
+  recentOverlays.set(yamlText, overlay);
+  return overlay;
+}
+
+function parseOverlay(yamlText: string, what: string): unknown {
   let overlay: unknown;
   try {
     overlay = readYaml(yamlText);
