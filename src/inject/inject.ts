@@ -13,7 +13,7 @@ import { validateAnnotations } from "./annotations.js";
 import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
 import { injectedImage } from "./images.js";
-import { applyOverlayObject, readOverlay } from "./overlay.js";
+import { applyOverlayObject, readOverlay, templatePodOf } from "./overlay.js";
 import { moveProxy, reapplyUserContainers, reinsertOverrides, stripPreviousInjection } from "./overrides.js";
 import { clone, findContainer, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
 import { applyMetadata, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
@@ -209,8 +209,9 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   // The original is typed: the first merge works on a copy of it, later merges on their own typed results.
   let merged: Pod = original;
   let mergedOwn = false;
+  // What the templates alone make: the first one's is shared between pods (frozen), later merges copy it.
   let templatePod: Pod = { metadata: {}, spec: {} };
-  let templateTyped = false;
+  let templateCount = 0;
   const native =
     annotations[NATIVE_ANNOTATION] === "true" || (req.nativeSidecar && annotations[NATIVE_ANNOTATION] !== "false");
   for (const name of selectTemplates(req)) {
@@ -220,8 +221,11 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
       throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
     }
     const overlay = readOverlay(render(name, template, data), name);
-    templatePod = applyOverlayObject(templatePod, overlay, name, templateTyped);
-    templateTyped = true;
+    templatePod =
+      templateCount === 0
+        ? templatePodOf(overlay, name)
+        : applyOverlayObject(templatePod, overlay, name, templateCount > 1);
+    templateCount++;
     // A native sidecar lives in initContainers; a customisation the user wrote in containers moves with it.
     if (
       native &&

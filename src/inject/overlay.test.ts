@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { applyOverlayObject, OverlayError, readOverlay } from "./overlay.js";
+import { applyOverlayObject, OverlayError, readOverlay, templatePodOf } from "./overlay.js";
 import type { Pod } from "./pod.js";
 
 describe("readOverlay", () => {
@@ -43,5 +43,16 @@ describe("readOverlay", () => {
         (e: Error) => e instanceof OverlayError && /template "custom" rendered invalid YAML/.test(e.message),
       );
     }
+  });
+});
+
+describe("templatePodOf", () => {
+  test("is the overlay merged over an empty pod, once per overlay, frozen", () => {
+    const overlay = readOverlay("spec:\n  initContainers:\n  - name: istio-init\n    image: proxy\n", "sidecar");
+    const pod = templatePodOf(overlay, "sidecar");
+    assert.deepEqual(pod, applyOverlayObject({ metadata: {}, spec: {} }, overlay, "sidecar"));
+    assert.equal(templatePodOf(overlay, "sidecar"), pod);
+    assert.ok(Object.isFrozen(pod.spec.initContainers?.[0]));
+    assert.deepEqual(templatePodOf(null, "empty"), applyOverlayObject({ metadata: {}, spec: {} }, null, "empty"));
   });
 });

@@ -78,6 +78,27 @@ function parseOverlay(yamlText: string, what: string): unknown {
   return overlay;
 }
 
+/** The pod each overlay alone makes (merged over an empty pod), frozen; overlays of one text are one object. */
+const templatePods = new WeakMap<object, Pod>();
+
+/**
+ * What a template's overlay alone makes of an empty pod (typed), frozen: worked out once per
+ * overlay read by {@link readOverlay}, which gives one object per text.
+ */
+export function templatePodOf(overlay: unknown, what: string): Pod {
+  if (typeof overlay !== "object" || overlay === null) return applyOverlayObject(emptyPod(), overlay, what);
+  let pod = templatePods.get(overlay);
+  if (pod === undefined) {
+    pod = deepFreeze(applyOverlayObject(emptyPod(), overlay, what)) as Pod;
+    templatePods.set(overlay, pod);
+  }
+  return pod;
+}
+
+function emptyPod(): Pod {
+  return { metadata: {}, spec: {} };
+}
+
 /**
  * Merges an overlay read by {@link readOverlay} over a pod. `what` names the template in errors;
  * `typedTarget` as for {@link applyOverlay}.
