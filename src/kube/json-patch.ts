@@ -62,13 +62,16 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   if (isRecord(a)) {
     if (!isRecord(b)) return false;
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    if (ka.length !== kb.length) return false;
-    for (const k of ka) {
-      if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
+    // Every defined member of a equal in b, and b with no more defined members (no key lists kept).
+    let defined = 0;
+    for (const k of Object.keys(a)) {
+      const va = a[k];
+      if (va === undefined) continue;
+      defined++;
+      if (!Object.hasOwn(b, k) || !jsonEqual(va, b[k])) return false;
     }
-    return true;
+    for (const k of Object.keys(b)) if (b[k] !== undefined) defined--;
+    return defined === 0;
   }
   return false;
 }
