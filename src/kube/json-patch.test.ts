@@ -47,9 +47,15 @@ describe("jsonLengthWithin (how createPatch weighs a whole-array replace)", () =
   });
 
   it("counts escapes as written", () => {
-    assert.equal(
-      jsonLengthWithin({ 'a"\n': ["\u0001", "é", undefined, null] }, 1000),
-      JSON.stringify({ 'a"\n': ["\u0001", "é", undefined, null] }).length,
+    const values = [
+      { 'a"\n': ["\u0001", "é", undefined, null], "b\\": "\u001f\u007f" },
+      ["\ud83d\ude00", "\ud83d", "x\ude00y", "\u2028", "plain"],
+    ];
+    for (const v of values) assert.equal(jsonLengthWithin(v, 1000), JSON.stringify(v).length);
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "binary" })), (v) => {
+        assert.equal(jsonLengthWithin(v, Number.POSITIVE_INFINITY), JSON.stringify(v).length);
+      }),
     );
   });
 });

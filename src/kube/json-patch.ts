@@ -90,6 +90,7 @@ function patchSize(ops: readonly Operation[]): number {
  * `toJSON` method) are measured by JSON.stringify itself, so escapes count as written.
  */
 export function jsonLengthWithin(v: unknown, limit: number): number {
+  if (typeof v === "string") return stringLength(v);
   if (typeof v !== "object" || v === null || typeof (v as { toJSON?: unknown }).toJSON === "function") {
     return JSON.stringify(v)?.length ?? 0;
   }
@@ -112,9 +113,18 @@ export function jsonLengthWithin(v: unknown, limit: number): number {
     // undefined, functions and symbols leave their member out of an object
     if (item === undefined || kind === "function" || kind === "symbol") continue;
     if (members++ > 0) n++; // comma
-    n += JSON.stringify(key).length + 1 + jsonLengthWithin(item, limit - n);
+    n += stringLength(key) + 1 + jsonLengthWithin(item, limit - n);
   }
   return n;
+}
+
+/** What JSON.stringify escapes in a string: quote, backslash, control characters, surrogates (lone ones). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what JSON escapes
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `JSON.stringify(s).length`, without writing the string out when nothing in it is escaped. */
+function stringLength(s: string): number {
+  return ESCAPED.test(s) ? JSON.stringify(s).length : s.length + 2;
 }
 
 /**
