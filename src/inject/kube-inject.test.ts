@@ -27,6 +27,26 @@ function run(yaml: string, warnings: string[] = []): Obj[] {
     .map((d) => readYaml(d) as Obj);
 }
 
+/** A webhook-style injection request for a pod named "p" with the default settings, and `extra`. */
+function podRequest(pod: Pod, extra: Partial<PodInjection> = {}): PodInjection {
+  return {
+    pod,
+    typeMeta: { kind: "Pod", apiVersion: "v1" },
+    deployMeta: { name: "p", namespace: "default" },
+    meshConfig: injector.meshConfig,
+    proxyConfig: injector.meshConfig.defaultConfig ?? {},
+    revision: "",
+    defaultTemplates: ["sidecar"],
+    aliases: {},
+    injectedAnnotations: {},
+    proxyEnvs: {},
+    nativeSidecar: false,
+    proxyUID: 1337n,
+    proxyGID: 1337n,
+    ...extra,
+  };
+}
+
 /** A Deployment whose pod template carries the given YAML lines (indented under the template's metadata). */
 function deployment(templateMetadata: string, name = "web"): string {
   return `apiVersion: apps/v1
@@ -106,21 +126,7 @@ describe("kube-inject types the pod before deciding and validating", () => {
       metadata: { name: "p", annotations: { "sidecar.istio.io/proxyCPU": 1 as unknown as string } },
       spec: { containers: [{ name: "app", image: "nginx" }] },
     };
-    const out = injectPod(injector.settings, {
-      pod,
-      typeMeta: { kind: "Pod", apiVersion: "v1" },
-      deployMeta: { name: "p", namespace: "default" },
-      meshConfig: injector.meshConfig,
-      proxyConfig: injector.meshConfig.defaultConfig ?? {},
-      revision: "",
-      defaultTemplates: ["sidecar"],
-      aliases: {},
-      injectedAnnotations: {},
-      proxyEnvs: {},
-      nativeSidecar: false,
-      proxyUID: 1337n,
-      proxyGID: 1337n,
-    });
+    const out = injectPod(injector.settings, podRequest(pod as Pod));
     assert.equal(out.metadata.annotations?.["sidecar.istio.io/proxyCPU"], "1");
     assert.equal(pod.metadata.annotations["sidecar.istio.io/proxyCPU"], 1, "the input is left alone");
   });
@@ -133,22 +139,13 @@ describe("kube-inject types the pod before deciding and validating", () => {
       }
       return v;
     };
-    const requestOf = (pod: Pod, nativeSidecar: boolean): PodInjection => ({
-      pod,
-      podTyped: true,
-      typeMeta: { kind: "Pod", apiVersion: "v1" },
-      deployMeta: { name: "p", namespace: "default" },
-      meshConfig: injector.meshConfig,
-      proxyConfig: injector.meshConfig.defaultConfig ?? {},
-      revision: "",
-      defaultTemplates: ["sidecar"],
-      aliases: {},
-      injectedAnnotations: { "example.com/injected": "yes" },
-      proxyEnvs: { ISTIO_META_CLUSTER_ID: "c1" },
-      nativeSidecar,
-      proxyUID: 1337n,
-      proxyGID: 1337n,
-    });
+    const requestOf = (pod: Pod, nativeSidecar: boolean): PodInjection =>
+      podRequest(pod, {
+        podTyped: true,
+        nativeSidecar,
+        injectedAnnotations: { "example.com/injected": "yes" },
+        proxyEnvs: { ISTIO_META_CLUSTER_ID: "c1" },
+      });
     // Injected into a copy, then into the same pod frozen: the same answer, and no write to it.
     const injectFrozen = (pod: Pod, native: boolean): Pod => {
       const expected = injectPod(injector.settings, requestOf(structuredClone(pod), native));
