@@ -7,8 +7,11 @@ describe("readOverlay", () => {
   const text =
     "spec:\n  containers:\n  - name: istio-proxy\n    image: proxy\n    env:\n    - name: A\n      value: '1'\n";
 
-  test("reads a text once: the same frozen overlay for the same text, which merges leave as it is", () => {
+  test("reads a text at most twice: then the same frozen overlay for it, which merges leave as it is", () => {
+    const once = readOverlay(text, "sidecar");
+    assert.ok(!Object.isFrozen(once), "a text read once keeps nothing");
     const first = readOverlay(text, "sidecar") as { spec: { containers: { env: unknown[] }[] } };
+    assert.deepEqual(first, once);
     assert.ok(Object.isFrozen(first) && Object.isFrozen(first.spec.containers[0]?.env));
     assert.equal(readOverlay(`${text}`, "other"), first);
     const pod = (): Pod => ({ metadata: {}, spec: { containers: [{ name: "app", image: "nginx" }] } });
@@ -26,10 +29,12 @@ describe("readOverlay", () => {
 
   test("keeps the texts read lately: an old one is read again, into an equal new overlay", () => {
     const first = readOverlay(text, "sidecar");
+    assert.equal(readOverlay(text, "sidecar"), first);
     for (let i = 0; i < 40; i++) readOverlay(`metadata:\n  labels:\n    n: "${i}"\n`, "t");
     const again = readOverlay(text, "sidecar");
     assert.notEqual(again, first);
     assert.deepEqual(again, first);
+    assert.ok(!Object.isFrozen(again));
   });
 
   test("names the template when its text is no pod, every time", () => {
@@ -47,8 +52,15 @@ describe("readOverlay", () => {
 });
 
 describe("templatePodOf", () => {
-  test("is the overlay merged over an empty pod, once per overlay, frozen", () => {
-    const overlay = readOverlay("spec:\n  initContainers:\n  - name: istio-init\n    image: proxy\n", "sidecar");
+  test("is the overlay merged over an empty pod, once per kept overlay, frozen", () => {
+    const text = "spec:\n  initContainers:\n  - name: istio-init\n    image: proxy\n";
+    const once = readOverlay(text, "sidecar");
+    assert.notEqual(
+      templatePodOf(once, "sidecar"),
+      templatePodOf(once, "sidecar"),
+      "not kept for an overlay read once",
+    );
+    const overlay = readOverlay(text, "sidecar");
     const pod = templatePodOf(overlay, "sidecar");
     assert.deepEqual(pod, applyOverlayObject({ metadata: {}, spec: {} }, overlay, "sidecar"));
     assert.equal(templatePodOf(overlay, "sidecar"), pod);

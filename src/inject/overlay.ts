@@ -31,12 +31,15 @@ export function applyOverlay(target: Pod, overlay: unknown, typedTarget = false)
 }
 
 /**
- * Overlays read lately, by their text, oldest first. The pods of one workload (a Deployment's
- * replicas, every pod of a rollout) render the same text, so a webhook reads each text once; the
- * overlays are frozen, as the merge only reads them (it copies the patch it applies).
+ * Texts read lately, oldest first, with their overlays from the second reading on. The pods of one
+ * workload (a Deployment's replicas, every pod of a rollout) render the same text, so a webhook
+ * reads each text at most twice; the overlays kept are frozen, as the merge only reads them (it
+ * copies the patch it applies). A text read once keeps only itself: a pod never seen again leaves
+ * no object graph alive for the garbage collector to promote and trace.
  */
 const recentOverlays = new Map<string, unknown>();
 const RECENT_OVERLAYS = 16;
+const READ_ONCE: unique symbol = Symbol("read once");
 
 function deepFreeze(v: unknown): unknown {
   if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
@@ -48,20 +51,17 @@ function deepFreeze(v: unknown): unknown {
 
 /**
  * Reads rendered template text (YAML) into the overlay that {@link applyOverlayObject} lays over a
- * pod. `what` names the template in errors. The result is frozen (the merge never modifies it), so
- * one parse serves several pods: a text read lately is not read again.
+ * pod. `what` names the template in errors. The merge never modifies the result, so one parse
+ * serves several pods: a text read lately a second time is not read again (its overlay is frozen).
  */
 export function readOverlay(yamlText: string, what: string): unknown {
-  if (recentOverlays.has(yamlText)) {
-    const overlay = recentOverlays.get(yamlText);
-    // Most recently used last: the oldest goes first when the map is full.
-    recentOverlays.delete(yamlText);
-    recentOverlays.set(yamlText, overlay);
-    return overlay;
-  }
-  const overlay = deepFreeze(parseOverlay(yamlText, what));
-  if (recentOverlays.size >= RECENT_OVERLAYS) recentOverlays.delete(recentOverlays.keys().next().value as string);
-  recentOverlays.set(yamlText, overlay);
+  const seen = recentOverlays.has(yamlText);
+  const kept = seen ? recentOverlays.get(yamlText) : READ_ONCE;
+  const overlay = kept === READ_ONCE ? parseOverlay(yamlText, what) : kept;
+  // Most recently used last: the oldest goes first when the map is full.
+  if (seen) recentOverlays.delete(yamlText);
+  else if (recentOverlays.size >= RECENT_OVERLAYS) recentOverlays.delete(recentOverlays.keys().next().value as string);
+  recentOverlays.set(yamlText, seen ? deepFreeze(overlay) : READ_ONCE);
   return overlay;
 }
 
@@ -82,11 +82,13 @@ function parseOverlay(yamlText: string, what: string): unknown {
 const templatePods = new WeakMap<object, Pod>();
 
 /**
- * What a template's overlay alone makes of an empty pod (typed), frozen: worked out once per
- * overlay read by {@link readOverlay}, which gives one object per text.
+ * What a template's overlay alone makes of an empty pod (typed). For an overlay that
+ * {@link readOverlay} keeps (frozen: one object per text), worked out once and frozen too.
  */
 export function templatePodOf(overlay: unknown, what: string): Pod {
-  if (typeof overlay !== "object" || overlay === null) return applyOverlayObject(emptyPod(), overlay, what);
+  if (typeof overlay !== "object" || overlay === null || !Object.isFrozen(overlay)) {
+    return applyOverlayObject(emptyPod(), overlay, what);
+  }
   let pod = templatePods.get(overlay);
   if (pod === undefined) {
     pod = deepFreeze(applyOverlayObject(emptyPod(), overlay, what)) as Pod;
