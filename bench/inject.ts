@@ -25,8 +25,8 @@ import { readFileSync } from "node:fs";
 import { readYaml } from "../src/go/yaml/read.js";
 import { type KubeInjectOptions, kubeInject } from "../src/inject/kube-inject.js";
 import { splitYamlStream } from "../src/kube/stream.js";
-import type { Template } from "../src/template/index.js";
 import { defaultInjectOptions } from "./inject-options.js";
+import { recordingSidecar } from "./recording-template.js";
 import { chooseRuns, formatNs, printTable, timeOnce, timeRuns, warmUp } from "./timing.js";
 
 /** Warm up, then the mean ns of one run over a half-second measurement. */
@@ -60,30 +60,6 @@ spec:
         - containerPort: 8080
         env:
 ${env}`;
-}
-
-/**
- * Options whose `sidecar` template records the data it is executed with, so that the execution
- * alone can be timed on exactly what an injection gives it.
- */
-function recordingSidecar(options: KubeInjectOptions): { options: KubeInjectOptions; data: () => unknown } {
-  const sidecar = options.settings.templates.get("sidecar");
-  if (sidecar === undefined) throw new Error("the default config has no sidecar template");
-  let seen: unknown;
-  const recording = Object.create(sidecar) as Template;
-  recording.execute = (data: unknown) => {
-    seen = data;
-    return sidecar.execute(data);
-  };
-  const templates = new Map(options.settings.templates);
-  templates.set("sidecar", recording);
-  return {
-    options: { ...options, settings: { ...options.settings, templates } },
-    data: () => {
-      if (seen === undefined) throw new Error("the sidecar template was not executed");
-      return seen;
-    },
-  };
 }
 
 interface Result {
@@ -124,11 +100,10 @@ function main(): void {
 
   const sizes = [20, 200, 2000] as const;
   const curlResult = bench("curl Deployment", curl, options);
-  const recorder = recordingSidecar(options);
-  kubeInject(curl, recorder.options);
-  const sidecar = options.settings.templates.get("sidecar") as Template;
+  const recorder = recordingSidecar(options.settings);
+  kubeInject(curl, { ...options, settings: recorder.settings });
   const curlData = recorder.data();
-  const renderNs = measure(() => sidecar.execute(curlData));
+  const renderNs = measure(() => recorder.template.execute(curlData));
   const bySize = new Map(
     sizes.map((n) => [n, bench(`${n.toLocaleString("en-US")} env vars`, envDeployment(n), options)]),
   );

@@ -7,6 +7,7 @@
  *   { id, op: "start", mode: "noop", tls }          an HTTPS server with the webhook's TLS settings and
  *                                                   timeouts that reads the body and answers a fixed JSON
  *   { id, op: "memory", gc }                        process.memoryUsage(), after a full GC when asked
+ *   { id, op: "cpu" }                               process.cpuUsage() (µs of user and system CPU so far)
  *   { id, op: "close" }                             graceful close, then exit
  *
  * and answers `{ id, ok: true, result }` or `{ id, ok: false, error }`. Started with --expose-gc.
@@ -25,6 +26,7 @@ export type ChildRequest =
   | { id: number; op: "start"; mode: "webhook"; options: ServerOptions; logLevel: LogLevel }
   | { id: number; op: "start"; mode: "noop"; tls: TlsPair }
   | { id: number; op: "memory"; gc: boolean }
+  | { id: number; op: "cpu" }
   | { id: number; op: "close" };
 
 /** A request without its id (what callers pass; the harness numbers them). */
@@ -90,6 +92,8 @@ async function handle(msg: ChildRequest): Promise<unknown> {
       }
       return process.memoryUsage();
     }
+    case "cpu":
+      return process.cpuUsage();
     case "close": {
       await webhook?.close();
       if (noop !== undefined) {

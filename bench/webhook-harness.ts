@@ -82,6 +82,8 @@ export interface ServerChild {
   ask<R>(msg: ChildCommand, timeoutMs?: number): Promise<R>;
   /** process.memoryUsage() of the server, after a full GC when `gc`. */
   memory(gc: boolean): Promise<NodeJS.MemoryUsage>;
+  /** CPU time (user + system, µs) the server process has used so far. */
+  cpuMicros(): Promise<number>;
   /** Whether the process has exited (and why). */
   exited(): string | undefined;
   /** Graceful close, then the process exits (killed after 20 s). */
@@ -97,8 +99,11 @@ export async function startChild(
   logFile?: string,
 ): Promise<ServerChild> {
   const out = logFile === undefined ? "ignore" : openSync(logFile, "a");
+  // BENCH_CHILD_CPU_PROF=DIR: each server child writes a V8 CPU profile (--cpu-prof) into DIR on exit.
+  const profileDir = process.env.BENCH_CHILD_CPU_PROF;
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const child: ChildProcess = fork(new URL("./webhook-child.ts", import.meta.url).pathname, [], {
-    execArgv: ["--import", "tsx", "--expose-gc"],
+    execArgv: ["--import", "tsx", "--expose-gc", ...profile],
     stdio: ["ignore", out, "inherit", "ipc"],
   });
   if (typeof out === "number") closeSync(out);
@@ -144,6 +149,10 @@ export async function startChild(
     pid: child.pid ?? -1,
     ask,
     memory: (gc) => ask<NodeJS.MemoryUsage>({ op: "memory", gc }),
+    cpuMicros: async () => {
+      const cpu = await ask<NodeJS.CpuUsage>({ op: "cpu" });
+      return cpu.user + cpu.system;
+    },
     exited: () => exitReason,
     stop: async () => {
       if (exitReason !== undefined) return;

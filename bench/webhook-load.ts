@@ -13,10 +13,18 @@
  * work is not billed to the server. One keep-alive connection per concurrent request (maxSockets =
  * concurrency), like the API server's connection pool.
  *
- * Per level and server: a warm-up of --warmup seconds (not counted), then --duration seconds counted.
+ * Per level and server: a warm-up of --warmup seconds and at least --warmup-requests requests (not
+ * counted: by count too, so that V8 has optimised the server's code on a slow or busy machine), then
+ * --duration seconds counted.
  * Every webhook answer is checked (200, AdmissionReview echoing the uid, allowed, JSONPatch).
  * Exit 1 when a request failed, a keep-alive connection was lost, or the webhook's p99 at some level
  * is over --max-p99-ms (default 250 ms, a fortieth of Istio's 10 s webhook timeoutSeconds).
+ *
+ * CPU per request (issue 11, target 1): the server child's user + system CPU time over the counted
+ * run (process.cpuUsage, asked over IPC before and after) divided by the requests answered; the
+ * webhook's figure at the first level is held against 4× the no-op server's in the same run. Then
+ * review() in process against the JSON floor of the same review (bench/webhook-review-cpu.ts;
+ * `--review-rounds 0` leaves it out). Each target is printed with PASS/FAIL and its ratio.
  *
  * Then `serve --workers N` side by side (issue 11 §2): the real command line with each count of
  * --workers (bench/webhook-workers.ts), all started first, measured in turn at --workers-concurrency
@@ -45,25 +53,30 @@ import {
   startChild,
 } from "./webhook-harness.js";
 import { checkInjected, postHeaders, reviewBody } from "./webhook-review.js";
+import { printVerdicts, reviewCpuBench, type Verdict } from "./webhook-review-cpu.js";
 import { type ServeProcess, startServe } from "./webhook-workers.js";
 
-const USAGE = `usage: node --import tsx bench/webhook-load.ts [--duration S] [--warmup S] [--levels 1,16,64]
-       [--max-p99-ms MS] [--log-level info] [--workers 1,2] [--workers-concurrency 16] [--workers-warmup 1000]`;
+const USAGE = `usage: node --import tsx bench/webhook-load.ts [--duration S] [--warmup S] [--warmup-requests N] [--levels 1,16,64]
+       [--max-p99-ms MS] [--log-level info] [--review-rounds 5] [--workers 1,2] [--workers-concurrency 16] [--workers-warmup 1000]`;
 const flags = parseFlags(
   {
     duration: "10",
     warmup: "2",
+    "warmup-requests": "2000",
     levels: "1,16,64",
     "max-p99-ms": "250",
     "log-level": "info",
+    "review-rounds": "5",
     workers: "1,2",
     "workers-concurrency": "16",
     "workers-warmup": "1000",
   },
   USAGE,
 );
+const reviewRounds = Number(flags["review-rounds"]);
 const durationMs = numberFlag(flags, "duration") * 1000;
 const warmupMs = numberFlag(flags, "warmup") * 1000;
+const warmupRequests = numberFlag(flags, "warmup-requests");
 const maxP99 = numberFlag(flags, "max-p99-ms");
 const levels = flags.levels.split(",").map(Number);
 if (levels.some((n) => !Number.isInteger(n) || n < 1 || n > 1024)) {
@@ -87,12 +100,19 @@ interface Measured {
   max: number;
   failed: number;
   connections: number;
+  /** Server CPU time (user + system) per answered request over the counted run, ms (NaN when not reported). */
+  cpuMs: number;
   firstProblem?: string;
   /** Server CPU seconds over the counted run, when the server reports it. */
   cpuSeconds?: number;
   /** The load generator's own CPU seconds over the counted run. */
   clientCpuSeconds: number;
   elapsedMs: number;
+}
+
+/** A server child's CPU time (user + system) in seconds, asked over IPC. */
+function childCpuSeconds(server: ServerChild): () => Promise<number> {
+  return async () => (await server.cpuMicros()) / 1e6;
 }
 
 /** Warm-up, then one counted run against `server` at `concurrency` (and the server's CPU over it, given `cpu`). */
@@ -128,7 +148,10 @@ async function measure(
     }
   };
   // The warm-up opens the connections; the counted run must not need new ones (keep-alive held).
-  await runLoad({ concurrency, durationMs: warmupMs, one });
+  const warm = await runLoad({ concurrency, durationMs: warmupMs, one });
+  if (warm.requests < warmupRequests) {
+    await runLoad({ concurrency, durationMs: 120_000, maxRequests: warmupRequests - warm.requests, one });
+  }
   failed = 0;
   counting = true;
   const cpuBefore = await cpu?.();
@@ -145,6 +168,10 @@ async function measure(
     max: percentile(run.latencies, 100),
     failed,
     connections,
+    cpuMs:
+      cpuBefore === undefined || cpuAfter === undefined
+        ? Number.NaN
+        : ((cpuAfter - cpuBefore) * 1000) / Math.max(1, run.requests),
     ...(firstProblem === undefined ? {} : { firstProblem }),
     ...(cpuBefore === undefined || cpuAfter === undefined ? {} : { cpuSeconds: cpuAfter - cpuBefore }),
     elapsedMs: run.elapsedMs,
@@ -154,7 +181,8 @@ async function measure(
 
 printHeader("webhook load: typical pod review over HTTPS keep-alive, next to a no-op HTTPS server");
 console.log(
-  `levels ${levels.join(", ")}; warm-up ${warmupMs / 1000} s + ${durationMs / 1000} s counted per level and server; ` +
+  `levels ${levels.join(", ")}; warm-up ${warmupMs / 1000} s and ${warmupRequests} requests at least + ` +
+    `${durationMs / 1000} s counted per level and server; ` +
     `server log level ${logLevel}; servers in child processes, load generator in this process`,
 );
 
@@ -163,13 +191,16 @@ const noop = await startChild({ op: "start", mode: "noop", tls });
 const webhook = await startChild({ op: "start", mode: "webhook", options: { tls }, logLevel });
 const problems: string[] = [];
 const rows: string[][] = [
-  ["concurrency", "server", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "failed", "new conns"],
+  ["concurrency", "server", "requests", "req/s", "p50 ms", "p99 ms", "max ms", "CPU ms/req", "failed", "new conns"],
 ];
 const ratios: string[] = [];
+const verdicts: Verdict[] = [];
+/** The no-op server's CPU per request at each level (ms). */
+const noopCpuMs: number[] = [];
 try {
   for (const c of levels) {
-    const base = await measure(noop, c, false);
-    const ours = await measure(webhook, c, true);
+    const base = await measure(noop, c, false, childCpuSeconds(noop));
+    const ours = await measure(webhook, c, true, childCpuSeconds(webhook));
     for (const [name, m] of [
       ["no-op HTTPS", base],
       ["webhook", ours],
@@ -182,6 +213,7 @@ try {
         ms(m.p50),
         ms(m.p99),
         ms(m.max),
+        m.cpuMs.toFixed(3),
         String(m.failed),
         String(m.connections),
       ]);
@@ -189,7 +221,19 @@ try {
       if (m.connections > 0) problems.push(`${name} at ${c}: ${m.connections} new connections after the warm-up`);
     }
     if (ours.p99 > maxP99) problems.push(`webhook p99 at ${c} is ${ms(ours.p99)} ms > ${maxP99} ms`);
-    ratios.push(`c=${c}: ${(ours.rps / base.rps).toFixed(2)}× the no-op's req/s, p50 +${ms(ours.p50 - base.p50)} ms`);
+    const cpuRatio = ours.cpuMs / base.cpuMs;
+    noopCpuMs.push(base.cpuMs);
+    ratios.push(
+      `c=${c}: ${(ours.rps / base.rps).toFixed(2)}× the no-op's req/s, p50 +${ms(ours.p50 - base.p50)} ms, ` +
+        `${cpuRatio.toFixed(1)}× its CPU per request`,
+    );
+    if (verdicts.length === 0) {
+      verdicts.push({
+        target: `webhook server CPU per curl-pod review at c=${c} <= 4x the no-op HTTPS server's (0.35 ms on the issue's machine)`,
+        value: `${cpuRatio.toFixed(2)}x (${ours.cpuMs.toFixed(3)} ms vs ${base.cpuMs.toFixed(3)} ms)`,
+        pass: cpuRatio <= 4,
+      });
+    }
   }
 } finally {
   await Promise.all([noop.stop(), webhook.stop()]);
@@ -200,6 +244,21 @@ printTable(rows);
 console.log(`\nwebhook vs no-op: ${ratios.join("; ")}`);
 if (workerCounts.length > 0) await compareWorkers();
 console.log(`target: 0 failed, no reconnects, webhook p99 ≤ ${maxP99} ms at every level`);
+if (reviewRounds > 0) {
+  const review = reviewCpuBench(reviewRounds);
+  verdicts.push(...review.verdicts);
+  // A lower bound for the server: executing the sidecar template alone, against the no-op's request.
+  const noopMs = noopCpuMs[0];
+  if (noopMs !== undefined) {
+    const templateMs = review.templateNs / 1e6;
+    console.log(
+      `lower bound: the sidecar template alone costs ${templateMs.toFixed(3)} ms of CPU per curl pod, ` +
+        `${(templateMs / noopMs).toFixed(1)}x the no-op server's CPU per request (${noopMs.toFixed(3)} ms)`,
+    );
+  }
+}
+console.log("");
+if (!printVerdicts(verdicts)) problems.push("a CPU target is not met (FAIL above)");
 if (problems.length > 0) {
   console.log(`FAIL\n  ${problems.join("\n  ")}`);
   process.exit(1);

@@ -14,7 +14,7 @@ import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
 import { type HostLookup, hostWithLookup } from "./host-names.js";
 import { injectedImage } from "./images.js";
-import { applyOverlayObject, readOverlay } from "./overlay.js";
+import { applyOverlayObject, readOverlay, templatePodOf } from "./overlay.js";
 import { moveProxy, reapplyUserContainers, reinsertOverrides, stripPreviousInjection } from "./overrides.js";
 import { clone, findContainer, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
 import { applyMetadata, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
@@ -173,7 +173,7 @@ function checkPreconditions(pod: Pod, warn: ((message: string) => void) | undefi
   );
 }
 
-/** Injects one pod; returns the injected pod (a new object). */
+/** Injects one pod; returns the injected pod (a new object; the request's pod is not modified). */
 export function injectPod(settings: InjectorSettings, request: PodInjection): Pod {
   const req = request.podTyped ? request : { ...request, pod: typedPod(request.pod), podTyped: true };
   const original = req.pod;
@@ -215,8 +215,9 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   // The original is typed: the first merge works on a copy of it, later merges on their own typed results.
   let merged: Pod = original;
   let mergedOwn = false;
+  // What the templates alone make: the first one's is shared between pods (frozen), later merges copy it.
   let templatePod: Pod = { metadata: {}, spec: {} };
-  let templateTyped = false;
+  let templateCount = 0;
   const native =
     annotations[NATIVE_ANNOTATION] === "true" || (req.nativeSidecar && annotations[NATIVE_ANNOTATION] !== "false");
   for (const name of selectTemplates(req)) {
@@ -226,8 +227,11 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
       throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
     }
     const overlay = readOverlay(render(name, template, data, settings.lookupHost), name);
-    templatePod = applyOverlayObject(templatePod, overlay, name, templateTyped);
-    templateTyped = true;
+    templatePod =
+      templateCount === 0
+        ? templatePodOf(overlay, name)
+        : applyOverlayObject(templatePod, overlay, name, templateCount > 1);
+    templateCount++;
     // A native sidecar lives in initContainers; a customisation the user wrote in containers moves with it.
     if (
       native &&

@@ -3,8 +3,9 @@ import { describe, test } from "node:test";
 import { readYaml } from "../go/yaml/read.js";
 import { loadInjectorConfig } from "../index.js";
 import { oneLine } from "../kube/one-line.js";
-import { injectPod } from "./inject.js";
+import { injectPod, type PodInjection, typedPod } from "./inject.js";
 import { DocumentError, type KubeInjectOptions, kubeInject } from "./kube-inject.js";
+import type { Pod } from "./pod.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read YAML-shaped output freely
 type Obj = Record<string, any>;
@@ -24,6 +25,26 @@ function run(yaml: string, warnings: string[] = []): Obj[] {
     .split(/^---\n/m)
     .filter((d) => d.trim() !== "")
     .map((d) => readYaml(d) as Obj);
+}
+
+/** A webhook-style injection request for a pod named "p" with the default settings, and `extra`. */
+function podRequest(pod: Pod, extra: Partial<PodInjection> = {}): PodInjection {
+  return {
+    pod,
+    typeMeta: { kind: "Pod", apiVersion: "v1" },
+    deployMeta: { name: "p", namespace: "default" },
+    meshConfig: injector.meshConfig,
+    proxyConfig: injector.meshConfig.defaultConfig ?? {},
+    revision: "",
+    defaultTemplates: ["sidecar"],
+    aliases: {},
+    injectedAnnotations: {},
+    proxyEnvs: {},
+    nativeSidecar: false,
+    proxyUID: 1337n,
+    proxyGID: 1337n,
+    ...extra,
+  };
 }
 
 /** A Deployment whose pod template carries the given YAML lines (indented under the template's metadata). */
@@ -105,23 +126,56 @@ describe("kube-inject types the pod before deciding and validating", () => {
       metadata: { name: "p", annotations: { "sidecar.istio.io/proxyCPU": 1 as unknown as string } },
       spec: { containers: [{ name: "app", image: "nginx" }] },
     };
-    const out = injectPod(injector.settings, {
-      pod,
-      typeMeta: { kind: "Pod", apiVersion: "v1" },
-      deployMeta: { name: "p", namespace: "default" },
-      meshConfig: injector.meshConfig,
-      proxyConfig: injector.meshConfig.defaultConfig ?? {},
-      revision: "",
-      defaultTemplates: ["sidecar"],
-      aliases: {},
-      injectedAnnotations: {},
-      proxyEnvs: {},
-      nativeSidecar: false,
-      proxyUID: 1337n,
-      proxyGID: 1337n,
-    });
+    const out = injectPod(injector.settings, podRequest(pod as Pod));
     assert.equal(out.metadata.annotations?.["sidecar.istio.io/proxyCPU"], "1");
     assert.equal(pod.metadata.annotations["sidecar.istio.io/proxyCPU"], 1, "the input is left alone");
+  });
+
+  test("injectPod does not modify a typed pod it is given (the webhook passes its typed reading without a copy)", () => {
+    const deepFreeze = <T>(v: T): T => {
+      if (typeof v === "object" && v !== null) {
+        for (const x of Object.values(v)) deepFreeze(x);
+        Object.freeze(v);
+      }
+      return v;
+    };
+    const requestOf = (pod: Pod, nativeSidecar: boolean): PodInjection =>
+      podRequest(pod, {
+        podTyped: true,
+        nativeSidecar,
+        injectedAnnotations: { "example.com/injected": "yes" },
+        proxyEnvs: { ISTIO_META_CLUSTER_ID: "c1" },
+      });
+    // Injected into a copy, then into the same pod frozen: the same answer, and no write to it.
+    const injectFrozen = (pod: Pod, native: boolean): Pod => {
+      const expected = injectPod(injector.settings, requestOf(structuredClone(pod), native));
+      const got = injectPod(injector.settings, requestOf(deepFreeze(pod), native));
+      assert.deepEqual(got, expected);
+      return got;
+    };
+    const pods: Obj[] = [
+      {
+        metadata: { name: "p", labels: { app: "p" }, annotations: { "prometheus.io/scrape": "true" } },
+        spec: {
+          containers: [
+            {
+              name: "app",
+              image: "nginx",
+              ports: [{ containerPort: 8080 }],
+              readinessProbe: { httpGet: { path: "/ready", port: 8080 } },
+              livenessProbe: { tcpSocket: { port: 8080 } },
+            },
+            { name: "istio-proxy", image: "auto", resources: { limits: { memory: "2Gi" } } },
+          ],
+          initContainers: [{ name: "setup", image: "busybox" }],
+        },
+      },
+      { metadata: { generateName: "q-" }, spec: { containers: [{ name: "app", image: "nginx" }] } },
+    ];
+    // Each pod injected as it is, then again as injected (re-injection strips and re-adds).
+    for (const native of [false, true]) {
+      for (const pod of pods) injectFrozen(typedPod(structuredClone(injectFrozen(typedPod(pod), native))), native);
+    }
   });
 });
 

@@ -31,11 +31,41 @@ export function applyOverlay(target: Pod, overlay: unknown, typedTarget = false)
 }
 
 /**
+ * Texts read lately, oldest first, with their overlays from the second reading on. The pods of one
+ * workload (a Deployment's replicas, every pod of a rollout) render the same text, so a webhook
+ * reads each text at most twice; the overlays kept are frozen, as the merge only reads them (it
+ * copies the patch it applies). A text read once keeps only itself: a pod never seen again leaves
+ * no object graph alive for the garbage collector to promote and trace.
+ */
+const recentOverlays = new Map<string, unknown>();
+const RECENT_OVERLAYS = 16;
+const READ_ONCE: unique symbol = Symbol("read once");
+
+function deepFreeze(v: unknown): unknown {
+  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
+    for (const item of Object.values(v)) deepFreeze(item);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/**
  * Reads rendered template text (YAML) into the overlay that {@link applyOverlayObject} lays over a
- * pod. `what` names the template in errors. The result is never modified by the merge, so one parse
- * can be applied to several pods.
+ * pod. `what` names the template in errors. The merge never modifies the result, so one parse
+ * serves several pods: a text read lately a second time is not read again (its overlay is frozen).
  */
 export function readOverlay(yamlText: string, what: string): unknown {
+  const seen = recentOverlays.has(yamlText);
+  const kept = seen ? recentOverlays.get(yamlText) : READ_ONCE;
+  const overlay = kept === READ_ONCE ? parseOverlay(yamlText, what) : kept;
+  // Most recently used last: the oldest goes first when the map is full.
+  if (seen) recentOverlays.delete(yamlText);
+  else if (recentOverlays.size >= RECENT_OVERLAYS) recentOverlays.delete(recentOverlays.keys().next().value as string);
+  recentOverlays.set(yamlText, seen ? deepFreeze(overlay) : READ_ONCE);
+  return overlay;
+}
+
+function parseOverlay(yamlText: string, what: string): unknown {
   let overlay: unknown;
   try {
     overlay = readYaml(yamlText);
@@ -46,6 +76,29 @@ export function readOverlay(yamlText: string, what: string): unknown {
     throw new OverlayError(`template ${JSON.stringify(what)} must render a Pod (a map), got ${typeof overlay}`);
   }
   return overlay;
+}
+
+/** The pod each overlay alone makes (merged over an empty pod), frozen; overlays of one text are one object. */
+const templatePods = new WeakMap<object, Pod>();
+
+/**
+ * What a template's overlay alone makes of an empty pod (typed). For an overlay that
+ * {@link readOverlay} keeps (frozen: one object per text), worked out once and frozen too.
+ */
+export function templatePodOf(overlay: unknown, what: string): Pod {
+  if (typeof overlay !== "object" || overlay === null || !Object.isFrozen(overlay)) {
+    return applyOverlayObject(emptyPod(), overlay, what);
+  }
+  let pod = templatePods.get(overlay);
+  if (pod === undefined) {
+    pod = deepFreeze(applyOverlayObject(emptyPod(), overlay, what)) as Pod;
+    templatePods.set(overlay, pod);
+  }
+  return pod;
+}
+
+function emptyPod(): Pod {
+  return { metadata: {}, spec: {} };
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   createPatch,
   escapePointerToken,
   JsonPatchError,
+  jsonLengthWithin,
   type Operation,
   parsePointer,
 } from "./json-patch.js";
@@ -24,6 +25,38 @@ describe("JSON pointers", () => {
     ]);
     assert.deepEqual(parsePointer(""), []);
     assert.throws(() => parsePointer("a"), JsonPatchError);
+  });
+});
+
+describe("jsonLengthWithin (how createPatch weighs a whole-array replace)", () => {
+  it("is the length JSON.stringify writes, or past the limit exactly when that length is", () => {
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.anything({ withNullPrototype: true, withDate: true, withSparseArray: true, withBoxedValues: false }),
+    );
+    fc.assert(
+      fc.property(value, fc.nat(400), (v, limit) => {
+        const exact = (JSON.stringify(v) ?? "").length;
+        assert.equal(jsonLengthWithin(v, Number.POSITIVE_INFINITY), exact);
+        const bounded = jsonLengthWithin(v, limit);
+        if (exact <= limit) assert.equal(bounded, exact);
+        else assert.ok(bounded > limit && bounded <= exact, `${bounded} for ${exact} within ${limit}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("counts escapes as written", () => {
+    const values = [
+      { 'a"\n': ["\u0001", "é", undefined, null], "b\\": "\u001f\u007f" },
+      ["\ud83d\ude00", "\ud83d", "x\ude00y", "\u2028", "plain"],
+    ];
+    for (const v of values) assert.equal(jsonLengthWithin(v, 1000), JSON.stringify(v).length);
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "binary" })), (v) => {
+        assert.equal(jsonLengthWithin(v, Number.POSITIVE_INFINITY), JSON.stringify(v).length);
+      }),
+    );
   });
 });
 

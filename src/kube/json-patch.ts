@@ -62,13 +62,16 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   if (isRecord(a)) {
     if (!isRecord(b)) return false;
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    if (ka.length !== kb.length) return false;
-    for (const k of ka) {
-      if (!Object.hasOwn(b, k) || !jsonEqual(a[k], b[k])) return false;
+    // Every defined member of a equal in b, and b with no more defined members (no key lists kept).
+    let defined = 0;
+    for (const k of Object.keys(a)) {
+      const va = a[k];
+      if (va === undefined) continue;
+      defined++;
+      if (!Object.hasOwn(b, k) || !jsonEqual(va, b[k])) return false;
     }
-    return true;
+    for (const k of Object.keys(b)) if (b[k] !== undefined) defined--;
+    return defined === 0;
   }
   return false;
 }
@@ -78,6 +81,60 @@ function patchSize(ops: readonly Operation[]): number {
   let n = 0;
   for (const op of ops) n += JSON.stringify(op).length + 1;
   return n;
+}
+
+/**
+ * `JSON.stringify(v).length` for a plain JSON value, or, once that is known to be over `limit`, some
+ * number over `limit` (the rest is not measured: a large array that an edit beats is not written
+ * out only to be weighed). Leaves (strings, numbers, booleans, null) and anything unusual (a
+ * `toJSON` method) are measured by JSON.stringify itself, so escapes count as written.
+ */
+export function jsonLengthWithin(v: unknown, limit: number): number {
+  if (typeof v === "string") return stringLength(v);
+  if (typeof v !== "object" || v === null || typeof (v as { toJSON?: unknown }).toJSON === "function") {
+    return JSON.stringify(v)?.length ?? 0;
+  }
+  if (Array.isArray(v)) {
+    let n = 2 + Math.max(0, v.length - 1); // brackets and commas
+    for (const item of v) {
+      if (n > limit) return n;
+      // undefined, functions and symbols are written as null in an array
+      const kind = typeof item;
+      n += item === undefined || kind === "function" || kind === "symbol" ? 4 : jsonLengthWithin(item, limit - n);
+    }
+    return n;
+  }
+  let n = 2; // braces
+  let members = 0;
+  for (const key of Object.keys(v)) {
+    if (n > limit) return n;
+    const item = (v as JsonObject)[key];
+    const kind = typeof item;
+    // undefined, functions and symbols leave their member out of an object
+    if (item === undefined || kind === "function" || kind === "symbol") continue;
+    if (members++ > 0) n++; // comma
+    n += stringLength(key) + 1 + jsonLengthWithin(item, limit - n);
+  }
+  return n;
+}
+
+/** What JSON.stringify escapes in a string: quote, backslash, control characters, surrogates (lone ones). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what JSON escapes
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `JSON.stringify(s).length`, without writing the string out when nothing in it is escaped. */
+function stringLength(s: string): number {
+  return ESCAPED.test(s) ? JSON.stringify(s).length : s.length + 2;
+}
+
+/**
+ * Whether a patch of `editSize` is smaller than the one operation replacing the array at `path`
+ * with `value`: `patchSize(edit) < patchSize([{ op: "replace", path, value }])`, with the replacement
+ * measured only as far as needed.
+ */
+function editIsSmaller(editSize: number, path: string, value: readonly unknown[]): boolean {
+  const head = `{"op":"replace","path":${JSON.stringify(path)},"value":`.length + 2; // "}" and the separator
+  return editSize - head < jsonLengthWithin(value, editSize - head);
 }
 
 /** The patch that turns `original` into `modified` (both plain JSON values). */
@@ -116,9 +173,8 @@ function diffArray(a: readonly unknown[], b: readonly unknown[], path: string, o
   const edit: Operation[] = [];
   if (keysA && keysB) diffKeyedArray(a, keysA, b, keysB, path, edit);
   else diffListArray(a, b, path, edit);
-  const whole: Operation = { op: "replace", path, value: b };
-  if (patchSize(edit) < patchSize([whole])) ops.push(...edit);
-  else ops.push(whole);
+  if (editIsSmaller(patchSize(edit), path, b)) ops.push(...edit);
+  else ops.push({ op: "replace", path, value: b });
 }
 
 /** The `name` of every element when all are objects with distinct string names; else undefined. */

@@ -359,15 +359,52 @@ interface StructCodec {
   opaque: boolean;
   fields: FieldCodec[];
   names: FieldNames;
+  /**
+   * For structs with many fields and distinct JSON names: each name's position in `fields`, and the
+   * positions of the fields written even when absent. An object whose keys all name fields exactly
+   * is then marshalled by visiting only those positions (in field order) instead of every field.
+   */
+  sparse?: { position: Map<string, number>; writtenWhenAbsent: number[] };
 }
+
+/** Below this many fields, visiting every field costs no more than sorting the present ones. */
+const SPARSE_MIN_FIELDS = 12;
 
 function structCodecOf(info: TypeInfo, type: string): StructCodec {
   if (info.struct === undefined) {
     const def = structDef(type);
     if (def === undefined) throw new Error(`unknown struct ${type}`);
-    info.struct = { opaque: def.opaque === true, fields: fieldCodecs(type), names: fieldNames(type) };
+    const fields = fieldCodecs(type);
+    const names = fieldNames(type);
+    info.struct = { opaque: def.opaque === true, fields, names };
+    if (fields.length >= SPARSE_MIN_FIELDS && names.names.size === fields.length) {
+      info.struct.sparse = {
+        position: new Map(fields.map((fc, i) => [fc.field.json, i])),
+        writtenWhenAbsent: fields.flatMap((fc, i) => (fc.absentOmitted ? [] : [i])),
+      };
+    }
   }
   return info.struct;
+}
+
+/**
+ * The positions in `codec.fields` that marshalling `v` writes or reads, in field order, when every
+ * key of `v` names a field exactly (`keys` are its keys); undefined otherwise (then every field is
+ * visited). A field neither present nor written when absent would be skipped by the full visit too.
+ */
+function sparsePositions(v: Record<string, unknown>, keys: string[], codec: StructCodec): number[] | undefined {
+  const sparse = codec.sparse;
+  if (sparse === undefined) return undefined;
+  const out: number[] = [];
+  for (const k of keys) {
+    const i = sparse.position.get(k);
+    if (i === undefined) return undefined;
+    out.push(i);
+  }
+  for (const i of sparse.writtenWhenAbsent) {
+    if (!Object.hasOwn(v, (codec.fields[i] as FieldCodec).field.json)) out.push(i);
+  }
+  return out.sort((a, b) => a - b);
 }
 
 /** {@link marshal} for a struct type. */
@@ -390,8 +427,12 @@ function marshalStruct(
   const where: Where = { struct, parent, field };
   if (!isRecord(v)) throw typeError(jsonKind(v), where, type);
   if (codec.opaque) return structuredClone(v);
-  const candidates = foldCandidates(Object.keys(v), codec.names);
-  for (const fc of codec.fields) {
+  const keys = Object.keys(v);
+  const positions = sparsePositions(v, keys, codec);
+  const candidates = positions === undefined ? foldCandidates(keys, codec.names) : NO_KEYS;
+  const count = positions === undefined ? codec.fields.length : positions.length;
+  for (let n = 0; n < count; n++) {
+    const fc = codec.fields[positions === undefined ? n : (positions[n] as number)] as FieldCodec;
     const f = fc.field;
     const key = lookupKey(v, f.json, candidates);
     const x = key === undefined ? undefined : v[key];

@@ -138,10 +138,12 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
       };
     }
     const deploy = deployMetaFromPod(original);
-    const working = cloneJson(original);
+    // injectPod does not modify the pod it is given; only OpenShift's trimming needs a copy.
+    let working = original;
     let ids = proxyIds(undefined);
     if (state.platform === "openshift") {
       ids = proxyIds(lookupNamespace(state, namespace));
+      working = cloneJson(original);
       dropSidecarUserMatchingApp(working);
     }
     const injected = injectPod(webhookSettings(settings, state), {
@@ -161,9 +163,10 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
       proxyGID: ids.gid,
     });
     const patch = createPatch(original, marshalTyped(injected, "Pod"));
-    // The API server applies the patch to the object it sent, not to our typed reading of it.
+    // The API server applies the patch to the object it sent, not to our typed reading of it
+    // (applyPatch works on a copy: the object is not modified).
     try {
-      applyPatch(cloneJson(request.object), patch);
+      applyPatch(request.object, patch);
     } catch (e) {
       throw new Error(`the injection patch does not apply to the Pod as sent: ${messageOf(e)}`);
     }
