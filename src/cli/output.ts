@@ -1,5 +1,4 @@
 /** Writing results without ever leaving a half-written file behind, and saying why a write failed. */
-import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
@@ -9,6 +8,15 @@ import { basename, dirname, join, resolve } from "node:path";
  * "folder out does not exist", "permission denied". Callers prefix the flag and path
  * (`-o PATH: MESSAGE`). `code` is Node's error code (EISDIR, ENOENT, ...).
  */
+/**
+ * Four random bytes in hex for a temporary file's name. node:crypto is fetched here, when a file is
+ * written, rather than imported: loading it is a good part of a short command's start, and most
+ * commands write to standard output.
+ */
+function tempSuffix(): string {
+  return process.getBuiltinModule("node:crypto").randomBytes(4).toString("hex");
+}
+
 export class WriteError extends Error {
   override name = "WriteError";
   constructor(
@@ -88,7 +96,7 @@ export class AtomicFile {
     const folder = dirname(target);
     const existing = await stat(target).catch(() => undefined);
     if (existing?.isDirectory()) throw new WriteError("is a directory", "EISDIR");
-    const temp = join(folder, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const temp = join(folder, `.${basename(target)}.${process.pid}.${tempSuffix()}.tmp`);
     try {
       const handle = await open(temp, "wx", mode ?? (existing ? existing.mode & 0o7777 : 0o666));
       const keepMode = mode === undefined && existing !== undefined ? existing.mode & 0o7777 : undefined;
