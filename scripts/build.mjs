@@ -105,6 +105,22 @@ async function bundleCli() {
       });
     },
   };
+  // bcryptjs imports node:crypto only as a fallback for Web Crypto's getRandomValues (which Node 20
+  // has); loading node:crypto at the start of every command costs more than the rest of bcryptjs, so
+  // the bundled copy requires it when that fallback is first reached (the library and the browser
+  // build keep the package as published).
+  const bcryptCryptoOnUse = {
+    name: "bcryptjs-crypto-on-use",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]bcryptjs[\\/]index\.js$/ }, (args) => {
+        const text = readFileSync(args.path, "utf8");
+        const eager = 'import nodeCrypto from "crypto";';
+        if (!text.includes(eager)) throw new Error(`${args.path}: no longer imports crypto as expected`);
+        const onUse = "const nodeCrypto = { randomBytes: (n) => require('node:crypto').randomBytes(n) };";
+        return { contents: text.replace(eager, onUse), loader: "js" };
+      });
+    },
+  };
   const common = {
     bundle: true,
     format: "cjs",
@@ -122,7 +138,7 @@ async function bundleCli() {
     entryPoints: [join(src, "cli", "program.ts")],
     outfile: join(outdir, "program.js"),
     external,
-    plugins: [moduleUrlAsBuilt, commanderSpawnOnUse],
+    plugins: [moduleUrlAsBuilt, commanderSpawnOnUse, bcryptCryptoOnUse],
   });
   const entry = join(outdir, "main.js");
   cpSync(join(root, "scripts", "cli-entry.cjs"), entry);

@@ -35,3 +35,12 @@ export function processIo(): CliIo {
     env: process.env,
   };
 }
+
+/**
+ * `io.stdin`, touched only when it is read: a command handed a file still passes standard input
+ * along (for `-f -`), and opening process.stdin loads Node's file-stream modules (node:fs/promises,
+ * readline), a few milliseconds of a short command's start.
+ */
+export function stdinOnRead(io: CliIo): AsyncIterable<Uint8Array | string> {
+  return { [Symbol.asyncIterator]: () => io.stdin[Symbol.asyncIterator]() };
+}

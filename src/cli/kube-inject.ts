@@ -9,7 +9,7 @@ import { DocumentError, DocumentInjector, streamError } from "../inject/kube-inj
 import { oneLine } from "../kube/one-line.js";
 import type { RawDocument } from "../kube/stream.js";
 import { processTemplateHost } from "../webhook/template-host.js";
-import type { CliIo } from "./io.js";
+import { type CliIo, stdinOnRead } from "./io.js";
 import { type InjectorFlags, InjectorFlagsError, injectorSources, loadCliInjector } from "./load-injector.js";
 import { openInput, streamManifestResult } from "./manifest-result.js";
 import { InputError } from "./read-input.js";
@@ -62,7 +62,7 @@ export function nativeSidecarSetting(value: string): boolean {
  */
 export async function openCliInput(filename: string, io: CliIo): Promise<AsyncIterable<string>> {
   try {
-    return await openInput(filename, io.stdin);
+    return await openInput(filename, stdinOnRead(io));
   } catch (e) {
     throw e instanceof InputError ? new InjectorFlagsError(e.message) : e;
   }

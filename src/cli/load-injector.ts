@@ -13,7 +13,7 @@ import { type DefaultConfigFiles, defaultConfigFiles } from "../inject/defaults.
 import { configMapHasKey, type InjectorSources, type LoadedInjector, loadInjector } from "../inject/injector.js";
 import { applyIstioOperator } from "../inject/istio-operator.js";
 import { oneLine } from "../kube/one-line.js";
-import type { CliIo } from "./io.js";
+import { type CliIo, stdinOnRead } from "./io.js";
 import { InputError, readInputText } from "./read-input.js";
 
 /** The flags that choose the configuration. */
@@ -98,7 +98,7 @@ export class InjectorFlagsError extends Error {
 /** `path`'s text (`-`: standard input); a file that cannot be read is an error naming it. */
 export async function readInput(path: string, what: string, io: CliIo): Promise<string> {
   try {
-    return await readInputText(path, io.stdin, what);
+    return await readInputText(path, stdinOnRead(io), what);
   } catch (e) {
     throw e instanceof InputError ? new InjectorFlagsError(e.message) : e;
   }

@@ -6,7 +6,7 @@
  */
 
 import { Option } from "commander";
-import type { CliIo } from "./io.js";
+import { type CliIo, stdinOnRead } from "./io.js";
 import { InputError as ManifestInputError, readInputText } from "./read-input.js";
 
 /** `-f, --filename <file>` (required): the injected manifest. */
@@ -41,7 +41,7 @@ export { InputError as ManifestInputError } from "./read-input.js";
 /** The files and a run's streams; `fail` marks the run as failed. */
 export function manifestCommandIo(io: CliIo, fail: () => void): ManifestCommandIO {
   return {
-    readInput: (path) => readInputText(path, io.stdin),
+    readInput: (path) => readInputText(path, stdinOnRead(io)),
     stdout: (text) => io.stdout.write(text),
     stderr: (text) => io.stderr.write(text),
     fail,

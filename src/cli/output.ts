@@ -1,7 +1,6 @@
 /** Writing results without ever leaving a half-written file behind, and saying why a write failed. */
-import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
-import { type FileHandle, lstat, mkdir, open, readlink, realpath, rename, rm, stat } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
 /**
@@ -9,6 +8,23 @@ import { basename, dirname, join, resolve } from "node:path";
  * "folder out does not exist", "permission denied". Callers prefix the flag and path
  * (`-o PATH: MESSAGE`). `code` is Node's error code (EISDIR, ENOENT, ...).
  */
+/**
+ * node:fs/promises, fetched when a file is written: importing it loads the readline and directory
+ * modules too, a few milliseconds of every command's start, and most commands write to standard output.
+ */
+function fsp(): typeof import("node:fs/promises") {
+  return process.getBuiltinModule("node:fs/promises");
+}
+
+/**
+ * Four random bytes in hex for a temporary file's name. node:crypto is fetched here, when a file is
+ * written, rather than imported: loading it is a good part of a short command's start, and most
+ * commands write to standard output.
+ */
+function tempSuffix(): string {
+  return process.getBuiltinModule("node:crypto").randomBytes(4).toString("hex");
+}
+
 export class WriteError extends Error {
   override name = "WriteError";
   constructor(
@@ -53,12 +69,16 @@ export function fsErrorText(e: unknown, folder: string): string {
 async function writeTarget(path: string): Promise<string> {
   let current = path;
   for (let hops = 0; hops < 40; hops++) {
-    const info = await lstat(current).catch(() => undefined);
+    const info = await fsp()
+      .lstat(current)
+      .catch(() => undefined);
     if (info === undefined || !info.isSymbolicLink()) return current;
     // realpath resolves the whole chain when its end exists; a dangling link is followed by hand.
-    const real = await realpath(current).catch(() => undefined);
+    const real = await fsp()
+      .realpath(current)
+      .catch(() => undefined);
     if (real !== undefined) return real;
-    current = resolve(dirname(current), await readlink(current));
+    current = resolve(dirname(current), await fsp().readlink(current));
   }
   throw new WriteError("too many levels of symbolic links", "ELOOP");
 }
@@ -86,15 +106,17 @@ export class AtomicFile {
   static async open(path: string, mode?: number): Promise<AtomicFile> {
     const target = await writeTarget(path);
     const folder = dirname(target);
-    const existing = await stat(target).catch(() => undefined);
+    const existing = await fsp()
+      .stat(target)
+      .catch(() => undefined);
     if (existing?.isDirectory()) throw new WriteError("is a directory", "EISDIR");
-    const temp = join(folder, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const temp = join(folder, `.${basename(target)}.${process.pid}.${tempSuffix()}.tmp`);
     try {
-      const handle = await open(temp, "wx", mode ?? (existing ? existing.mode & 0o7777 : 0o666));
+      const handle = await fsp().open(temp, "wx", mode ?? (existing ? existing.mode & 0o7777 : 0o666));
       const keepMode = mode === undefined && existing !== undefined ? existing.mode & 0o7777 : undefined;
       return new AtomicFile(handle, temp, target, folder, keepMode);
     } catch (e) {
-      await rm(temp, { force: true });
+      await fsp().rm(temp, { force: true });
       throw new WriteError(fsErrorText(e, folder), (e as NodeJS.ErrnoException).code);
     }
   }
@@ -109,14 +131,14 @@ export class AtomicFile {
     await this.step(async () => {
       if (this.keepMode !== undefined) await this.handle.chmod(this.keepMode);
       await this.handle.close();
-      await rename(this.temp, this.target);
+      await fsp().rename(this.temp, this.target);
     });
   }
 
   /** Removes the temporary file; the target stays as it was. */
   async abort(): Promise<void> {
     await this.handle.close().catch(() => undefined);
-    await rm(this.temp, { force: true });
+    await fsp().rm(this.temp, { force: true });
   }
 
   /**
@@ -153,7 +175,9 @@ export async function ensureFolder(dir: string): Promise<void> {
   const missing: string[] = [];
   let part = resolve(dir);
   for (;;) {
-    const info = await stat(part).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : e));
+    const info = await fsp()
+      .stat(part)
+      .catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : e));
     if (info instanceof Error) throw new WriteError(fsErrorText(info, dirname(part)), info.code);
     if (info !== undefined) {
       if (info.isDirectory()) break;
@@ -166,7 +190,7 @@ export async function ensureFolder(dir: string): Promise<void> {
   }
   for (const folder of missing) {
     try {
-      await mkdir(folder);
+      await fsp().mkdir(folder);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EEXIST") continue; // made meanwhile by someone else

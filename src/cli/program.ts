@@ -3,13 +3,13 @@
  * (values.ts builds the values, render.ts runs the template).
  */
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { Command, CommanderError } from "commander";
 import { AGENT_USAGE } from "./agent-usage.js";
 import { CliError } from "./cli-error.js";
 import type { CliIo } from "./io.js";
 import type { KubeInjectCliOptions } from "./kube-inject.js";
 import type { ManifestCommandIO } from "./manifest-command.js";
+import { readFileBytes } from "./read-input.js";
 
 export { CliError } from "./cli-error.js";
 export { processIo } from "./io.js";
@@ -35,7 +35,7 @@ function packageVersion(): string {
 
 async function readText(path: string, what: string): Promise<string> {
   try {
-    return await readFile(path, "utf8");
+    return (await readFileBytes(path)).toString("utf8");
   } catch (e) {
     throw new CliError(`cannot read ${what} ${path}: ${(e as Error).message}`);
   }

@@ -4,8 +4,17 @@
  * copied into the output). Anything else is refused rather than passed on garbled. A problem is
  * one line naming the file and `what`.
  */
-import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { close, open, read, readFile } from "node:fs";
+
+/**
+ * A file's bytes, through fs.readFile's callback: node:fs/promises would load the readline and
+ * directory modules too, a few milliseconds of a short command's start. Same errors.
+ */
+export function readFileBytes(path: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    readFile(path, (error, data) => (error ? reject(error) : resolve(data)));
+  });
+}
 
 /** A file that cannot be read; the message names it. */
 export class InputError extends Error {
@@ -217,7 +226,7 @@ export async function readInputText(
       for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
       bytes = Buffer.concat(chunks);
     } else {
-      bytes = await readFile(path);
+      bytes = await readFileBytes(path);
     }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new InputError(`${named}: is a directory`);
@@ -234,6 +243,33 @@ export async function readInputText(
 /** `path`'s name in messages about what it holds (`input (stdin)` for standard input). */
 function encodingSubject(path: string, what: string | undefined): string {
   return path === "-" ? `${what ?? "input"} (stdin)` : what === undefined ? path : `${what} ${path}`;
+}
+
+/** fs.read's chunk size, as fs.createReadStream's default. */
+const CHUNK_BYTES = 64 * 1024;
+
+function fsCall<T>(call: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value))));
+}
+
+/**
+ * A file's bytes in chunks, as fs.createReadStream gives them (the same errors: ENOENT at the open,
+ * EISDIR at the first read), but through fs's callbacks: the stream class loads node:fs/promises,
+ * readline and the directory modules, a few milliseconds of every command's start. The file is
+ * closed when the reading ends or is stopped.
+ */
+async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
+  const fd = await fsCall<number>((done) => open(path, "r", done));
+  try {
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      const n = await fsCall<number>((done) => read(fd, buffer, 0, CHUNK_BYTES, null, done));
+      if (n === 0) return;
+      yield buffer.subarray(0, n);
+    }
+  } finally {
+    await fsCall<void>((done) => close(fd, (error) => done(error, undefined)));
+  }
 }
 
 /**
@@ -256,7 +292,7 @@ export async function* readInputPieces(
       throw e;
     }
   };
-  const source: AsyncIterable<Uint8Array | string> = path === "-" ? stdin : createReadStream(path);
+  const source: AsyncIterable<Uint8Array | string> = path === "-" ? stdin : fileChunks(path);
   const chunks = source[Symbol.asyncIterator]();
   try {
     for (;;) {

@@ -8,6 +8,7 @@
 import { isRecord } from "../go/json.js";
 import { readYaml } from "../go/yaml/read.js";
 import { fromJSON, type GoValue } from "../template/index.js";
+import { builtInConfigDocument } from "./built-in-config.js";
 
 /** A Kubernetes label selector (matchLabels and matchExpressions). */
 export interface LabelSelector {
@@ -125,7 +126,7 @@ function knownFields(doc: Record<string, unknown>, unknownFields: string[] | und
 export function parseInjectorConfig(text: string, source = "config", unknownFields?: string[]): InjectorConfig {
   let doc: unknown;
   try {
-    doc = readYaml(text);
+    doc = builtInConfigDocument(text) ?? readYaml(text);
   } catch (e) {
     fail(source, "(document)", `invalid YAML: ${(e as Error).message}`);
   }

@@ -17,6 +17,7 @@
  * points proxies at `istiod-canary` for XDS. The built-in default for a revision says the same.
  */
 
+import { rememberBuiltInConfig } from "./built-in-config.js";
 import { ConfigError } from "./config.js";
 
 let cached: DefaultConfigFiles | undefined;
@@ -110,12 +111,24 @@ function configDocument(): string {
     "neverInjectSelector: []\n" +
     "injectedAnnotations: {}\n" +
     "templates:\n";
+  const templates: [string, string][] = [];
   for (const name of DEFAULT_TEMPLATE_NAMES) {
     const text = defaultTemplate(name);
     out += `  ${name}: ${literalBlock(text, 2)}`;
     // What a literal block scalar with clipping reads back as.
-    builtInTemplates.set(name, `${text.replace(/\s+$/, "")}\n`);
+    const read = `${text.replace(/\s+$/, "")}\n`;
+    builtInTemplates.set(name, read);
+    templates.push([name, read]);
   }
+  // What the document above reads back as (its tests compare this with reading it).
+  rememberBuiltInConfig(out, () => ({
+    policy: "enabled",
+    defaultTemplates: ["sidecar"],
+    alwaysInjectSelector: [],
+    neverInjectSelector: [],
+    injectedAnnotations: {},
+    templates: Object.fromEntries(templates),
+  }));
   return out;
 }
 

@@ -16,6 +16,7 @@ import {
   viewedProxyConfig,
 } from "../mesh/index.js";
 import { type GoValue, sprigFuncs, Template, TemplateError, templateHost } from "../template/index.js";
+import { builtInConfigDocument } from "./built-in-config.js";
 import { ConfigError, type InjectorConfig, parseInjectorConfig, parseValues } from "./config.js";
 import { isBuiltInTemplate } from "./defaults.js";
 import { type EnvLookup, injectionFuncs } from "./funcs.js";
@@ -33,7 +34,7 @@ let lastLook: { text: string; doc: unknown; failed: boolean } | undefined;
 function lookedAtYaml(text: string): unknown {
   if (lastLook?.text !== text) {
     try {
-      lastLook = { text, doc: readYaml(text), failed: false };
+      lastLook = { text, doc: builtInConfigDocument(text) ?? readYaml(text), failed: false };
     } catch (e) {
       lastLook = { text, doc: e, failed: true };
     }

@@ -5,9 +5,16 @@
  * src/inject/host-names.ts; IP literals need none. Make one per render or review: resolved names
  * are kept for the host's life.
  */
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import type { lookup as dnsLookup } from "node:dns/promises";
+import type { isIP as netIsIP } from "node:net";
 import { type TemplateHost, templateHost } from "../template/index.js";
+
+// node:net and node:dns/promises are fetched when a name is first looked up, not at import: a
+// one-shot command (kube-inject of a pod that resolves no names) would otherwise load both (and the
+// stream and socket modules behind them) at its start.
+const isIP: typeof netIsIP = (name) => process.getBuiltinModule("node:net").isIP(name);
+const lookup = ((name: string, options: { all: true }) =>
+  process.getBuiltinModule("node:dns/promises").lookup(name, options)) as typeof dnsLookup;
 
 /** A lookup that takes longer than this counts as a failure (the name resolves to nothing). */
 const LOOKUP_TIMEOUT_MS = 10_000;
