@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { parseAllDocuments, stringify } from "yaml";
 import { DocumentInjector } from "../src/inject/kube-inject.js";
 import { mapYamlStream } from "../src/kube/stream.js";
+import { processTemplateHost } from "../src/webhook/template-host.js";
 import { deploymentStream } from "../test/deployment-stream.js";
 import { defaultInjectOptions } from "./inject-options.js";
 
@@ -152,8 +153,10 @@ async function cpu(cpuDocs: number, rounds: number): Promise<string[]> {
   let output: string[] = [];
   const ours = async () => {
     const injector = new DocumentInjector(options);
+    // As the CLI runs it: each document through the run's template host (names for getHostByName).
+    const host = processTemplateHost(process.env);
     const out: string[] = [];
-    for await (const text of mapYamlStream(inputPieces, (raw) => injector.document(raw))) out.push(text);
+    for await (const text of mapYamlStream(inputPieces, (raw) => injector.documentResolving(raw, host))) out.push(text);
     injector.end();
     output = out;
   };
