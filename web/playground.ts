@@ -8,11 +8,9 @@ import { envoyBootstrapPreview } from "../src/agent/bootstrap/envoy-preview.js";
 import { proxyConfigReport } from "../src/agent/bootstrap/index.js";
 import { captureRules } from "../src/agent/capture/capture-report.js";
 import { injectYaml, loadInjectorConfig } from "../src/index.js";
-import { parseInjectorConfig } from "../src/inject/config.js";
 import { defaultConfigFiles } from "../src/inject/defaults.js";
 import { configMapKey } from "../src/inject/injector.js";
 import { documentDiffs } from "../src/kube/document-diff.js";
-import { readMeshConfig } from "../src/mesh/index.js";
 import { parseLabelPairs } from "../src/report/check-inject-inputs.js";
 import { checkInjectReport } from "../src/report/check-inject-report.js";
 import { webhookConfiguration } from "../src/webhook/webhook-config.js";
@@ -90,23 +88,34 @@ function attempt(errors: PlaygroundError[], input: string, f: () => string): str
   }
 }
 
-let lastInjector: { key: string; injector: ReturnType<typeof loadInjectorConfig> } | undefined;
+/** The loaded injector of a configuration, and the mesh config text it was loaded from. */
+interface LoadedConfiguration {
+  injector: ReturnType<typeof loadInjectorConfig>;
+  meshText: string;
+}
+
+let lastConfiguration: { key: string; loaded: LoadedConfiguration } | undefined;
 
 /**
  * The injector for the state's configuration, loaded (templates parsed) once per configuration:
- * typing in the workload re-injects without reading the configuration again.
+ * typing in the workload re-injects without reading the configuration again. The ConfigMap keys are
+ * looked up first, so that their errors name the playground's inputs.
  */
-function loadedInjector(state: PlaygroundState): ReturnType<typeof loadInjectorConfig> {
+function loadedConfiguration(state: PlaygroundState): LoadedConfiguration {
   const key = JSON.stringify([state.injectorConfig, state.meshConfig, state.revision]);
-  if (lastInjector?.key !== key) {
+  if (lastConfiguration?.key !== key) {
+    const defaults = defaultConfigFiles(state.revision);
+    if (state.injectorConfig.trim() !== "") configMapKey(state.injectorConfig, "config", "injector config");
+    const meshText =
+      state.meshConfig.trim() === "" ? defaults.mesh : configMapKey(state.meshConfig, "mesh", "mesh config");
     const injector = loadInjectorConfig({
       config: state.injectorConfig.trim() === "" ? undefined : state.injectorConfig,
       mesh: state.meshConfig.trim() === "" ? undefined : state.meshConfig,
       revision: state.revision,
     });
-    lastInjector = { key, injector };
+    lastConfiguration = { key, loaded: { injector, meshText } };
   }
-  return lastInjector.injector;
+  return lastConfiguration.loaded;
 }
 
 /** Every output tab for `state`. */
@@ -132,15 +141,8 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
   const warnings: string[] = [];
   let injector: ReturnType<typeof loadInjectorConfig>;
   let meshText: string;
-  let configText: string;
   try {
-    const defaults = defaultConfigFiles(state.revision);
-    configText =
-      state.injectorConfig.trim() === ""
-        ? defaults.config
-        : configMapKey(state.injectorConfig, "config", "injector config");
-    meshText = state.meshConfig.trim() === "" ? defaults.mesh : configMapKey(state.meshConfig, "mesh", "mesh config");
-    injector = loadedInjector(state);
+    ({ injector, meshText } = loadedConfiguration(state));
   } catch (e) {
     return { ...empty, errors: [{ input: "configuration", message: message(e) }] };
   }
@@ -159,12 +161,13 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
   const diff =
     injected === "" ? "" : attempt(errors, WORKLOAD, () => documentDiffs(WORKLOAD, state.workload, injected));
 
+  const namespace = state.namespace.trim() === "" ? "default" : state.namespace.trim();
   let verdict: PlaygroundResult["verdict"] = "no workload";
   const why = attempt(errors, WORKLOAD, () => {
-    const config = parseInjectorConfig(configText, "injector config");
+    const config = injector.config;
     const report = checkInjectReport(state.workload, {
       source: WORKLOAD,
-      namespace: state.namespace.trim() === "" ? "default" : state.namespace.trim(),
+      namespace,
       namespaces: { extra: labels },
       webhookConfigs: [webhookConfiguration(state.revision === "" ? {} : { revision: state.revision })],
       policy: {
@@ -186,7 +189,6 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
     return report.text;
   });
 
-  const namespace = state.namespace.trim() === "" ? "default" : state.namespace.trim();
   const traffic =
     injected === ""
       ? ""
@@ -202,7 +204,7 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
           proxyConfigReport(injected, {
             source: WORKLOAD,
             meshConfigText: meshText,
-            mesh: readMeshConfig(meshText),
+            mesh: injector.meshConfig,
             namespace,
           }),
         );
