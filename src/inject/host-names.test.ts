@@ -4,8 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { injectYaml, loadInjectorConfig } from "../index.js";
-import { templateHost } from "../template/index.js";
-import { withResolvedNames } from "./host-names.js";
+import { templateHost, withResolvedNames } from "../template/index.js";
 import { hostNameConfig, HOST_NAME_POD as POD } from "./testing/host-name-config.js";
 
 const CONFIG = hostNameConfig("svc.example");

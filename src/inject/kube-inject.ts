@@ -20,9 +20,8 @@ import {
   workloadOf,
 } from "../kube/workloads.js";
 import { applyProxyConfigToMesh, type MeshConfig } from "../mesh/index.js";
-import type { TemplateHost } from "../template/index.js";
+import { type TemplateHost, withResolvedNames } from "../template/index.js";
 import type { InjectorConfig } from "./config.js";
-import { withResolvedNames } from "./host-names.js";
 import { InjectionError, type InjectorSettings, injectPod, typedPod } from "./inject.js";
 import type { Pod } from "./pod.js";
 import { kubeInjectDecision } from "./policy.js";
@@ -239,7 +238,7 @@ export class DocumentInjector {
   /**
    * As {@link document}, for templates that call `getHostByName` with a host that resolves names
    * asynchronously (kube-inject's): the document is injected, the names its templates asked for are
-   * resolved, and it is injected again (src/inject/host-names.ts); only the last run's warnings are
+   * resolved, and it is injected again (withResolvedNames, src/template/host.ts); only the last run's warnings are
    * passed on.
    */
   async documentResolving(raw: RawDocument, host: TemplateHost): Promise<string> {

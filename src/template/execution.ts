@@ -12,8 +12,6 @@ export interface Execution {
   readonly host: TemplateHost;
   /** Nesting of `include` and `tpl` in this execution. */
   includeDepth: number;
-  /** Host names asked for that the host did not know yet (for `Template.executeAsync`). */
-  readonly unresolved: Set<string>;
 }
 
 /** Builds a {@link GoFunc} whose implementation receives the {@link Execution} before its arguments. */

@@ -35,3 +35,50 @@ export function templateHost(parts: Partial<TemplateHost> = {}): TemplateHost {
     resolveHost: parts.resolveHost,
   };
 }
+
+// Resolving names for synchronous runs: a template execution (`Template.executeAsync`) or a whole
+// injection made of several executions (a review, a kube-inject document, src/inject) is run with
+// name lookups going to the host; when it asked for names the host did not know, the host resolves
+// them (never blocking the event loop) and it runs again, until no new name is asked for.
+
+/** The addresses of a host name known now ([] when none are): what `getHostByName` picks from. */
+export type HostLookup = (name: string) => readonly string[];
+
+/** How many times the names asked for are resolved and the run made again. */
+const MAX_RESOLVE_ROUNDS = 8;
+
+/**
+ * Runs `attempt` (synchronous) with lookups going to `host`; resolves the names it asked for and did
+ * not find, and runs it again, until it asks for no name not tried yet. Returns (or throws) what the
+ * last run returned (threw). A host without `resolveHost` gets one run.
+ */
+export async function withResolvedNames<T>(host: TemplateHost, attempt: (lookupHost: HostLookup) => T): Promise<T> {
+  const tried = new Set<string>();
+  for (let round = 0; ; round++) {
+    const missing = new Set<string>();
+    const lookupHost: HostLookup = (name) => {
+      const found = host.lookupHost(name);
+      if (found.length === 0) missing.add(name);
+      return found;
+    };
+    let result: { value: T } | { error: unknown };
+    try {
+      result = { value: attempt(lookupHost) };
+    } catch (error) {
+      result = { error };
+    }
+    const pending = [...missing].filter((name) => !tried.has(name));
+    const resolve = host.resolveHost?.bind(host);
+    if (pending.length === 0 || resolve === undefined || round >= MAX_RESOLVE_ROUNDS) {
+      if ("error" in result) throw result.error;
+      return result.value;
+    }
+    for (const name of pending) tried.add(name);
+    await Promise.all(pending.map((name) => resolve(name)));
+  }
+}
+
+/** `base` with its name lookups replaced by `lookupHost`. */
+export function hostWithLookup(base: TemplateHost, lookupHost: HostLookup): TemplateHost {
+  return { env: (name) => base.env(name), now: () => base.now(), lookupHost };
+}

@@ -30,7 +30,7 @@ export {
 export { builtinFuncs } from "./builtins.js";
 export { MAX_EXEC_DEPTH } from "./exec.js";
 export { helmFuncs } from "./helm.js";
-export { type TemplateHost, templateHost } from "./host.js";
+export { type HostLookup, hostWithLookup, type TemplateHost, templateHost, withResolvedNames } from "./host.js";
 export { MAX_PARSE_DEPTH } from "./parse.js";
 export { sprigFuncs } from "./sprig/index.js";
 export { parse, Template, TemplateError, type TemplateOptions } from "./template.js";

@@ -7,7 +7,7 @@ import type { GoFunc, GoValue } from "../go/value.js";
 import { builtinFuncs } from "./builtins.js";
 import { type CompiledTemplate, compileTree, type ExecEnv, ExecError, type ExecState, runTemplate } from "./exec.js";
 import type { Execution } from "./execution.js";
-import { type TemplateHost, templateHost } from "./host.js";
+import { hostWithLookup, type TemplateHost, templateHost, withResolvedNames } from "./host.js";
 import { isEmptyTree } from "./node.js";
 import { ParseError, parseTrees, type Tree } from "./parse.js";
 
@@ -28,9 +28,6 @@ export interface TemplateOptions {
   /** What executions see of the outside (env, clock, name resolution); default: nothing set, nothing resolves. */
   host?: TemplateHost;
 }
-
-/** How many times `executeAsync` resolves the names an execution asked for and executes again. */
-const MAX_RESOLVE_ROUNDS = 8;
 
 export class Template implements ExecEnv {
   readonly funcs: Readonly<Record<string, GoFunc>>;
@@ -106,29 +103,11 @@ export class Template implements ExecEnv {
    * runs again, until every name asked for has been resolved once.
    */
   async executeAsync(data: GoValue, host: TemplateHost = this.host): Promise<string> {
-    const tried = new Set<string>();
-    for (let round = 0; ; round++) {
-      const run = this.newExecution(host);
-      let output: string | undefined;
-      let failure: unknown;
-      try {
-        output = this.executeTemplate(this.name, data, run);
-      } catch (e) {
-        failure = e;
-      }
-      const pending = [...run.unresolved].filter((n) => !tried.has(n));
-      if (pending.length === 0 || host.resolveHost === undefined || round >= MAX_RESOLVE_ROUNDS) {
-        if (output === undefined) throw failure;
-        return output;
-      }
-      for (const n of pending) tried.add(n);
-      const resolve = host.resolveHost.bind(host);
-      await Promise.all(pending.map((n) => resolve(n)));
-    }
+    return withResolvedNames(host, (lookupHost) => this.execute(data, hostWithLookup(host, lookupHost)));
   }
 
   private newExecution(host: TemplateHost): Execution {
-    return { template: this, host, includeDepth: 0, unresolved: new Set() };
+    return { template: this, host, includeDepth: 0 };
   }
 
   /**

@@ -17,7 +17,6 @@
  */
 
 import { isRecord } from "../go/json.js";
-import type { HostLookup } from "../inject/host-names.js";
 import { type InjectorSettings, injectPod } from "../inject/inject.js";
 import type { LoadedInjector } from "../inject/injector.js";
 import type { Pod } from "../inject/pod.js";
@@ -27,6 +26,7 @@ import { oneLine } from "../kube/one-line.js";
 import { marshalTyped } from "../kube/typed.js";
 import { deployMetaFromPod } from "../kube/workloads.js";
 import { podProxyConfig } from "../mesh/index.js";
+import type { HostLookup } from "../template/index.js";
 import { type BadRequest, type PodRequest, readPodRequest, reviewEnvelope } from "./admission-request.js";
 import { dropSidecarUserMatchingApp, type NamespaceLike, proxyIds } from "./openshift.js";
 import type { Outcome } from "./outcome.js";

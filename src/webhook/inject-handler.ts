@@ -5,7 +5,7 @@
  * instead) → read it within the limit (413, 400), reserving room in the body budget as bytes
  * arrive past the first `smallBodyBytes` (body-budget.ts) → JSON.parse once → read the review's
  * request once → (OpenShift) look up the pod's Namespace → review() (again, once the host names its
- * templates asked for are resolved: src/inject/host-names.ts) → 200 with the AdmissionReview.
+ * templates asked for are resolved: withResolvedNames, src/template/host.ts) → 200 with the AdmissionReview.
  *
  * Malformed JSON is answered 200 with an AdmissionReview (admission.k8s.io/v1) whose response says
  * `allowed: false` and why, as Istio's webhook does: the API server then reports that message to the
@@ -17,7 +17,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { withResolvedNames } from "../inject/host-names.js";
+import { withResolvedNames } from "../template/index.js";
 import { type ReviewResult, refuseBadRequest, review, type WebhookState } from "./admission.js";
 import { ADMISSION_V1, type PodRequest, readPodRequest, reviewEnvelope } from "./admission-request.js";
 import type { BodyAccount, BodyBudget } from "./body-budget.js";

@@ -2,7 +2,7 @@
  * The host the webhook and the commands give templates (src/template/host.ts): the process
  * environment, the clock, and names resolved through Node's resolver (dns.lookup: /etc/hosts, then
  * DNS, much as Go's resolver does). Resolution is asynchronous, for `Template.executeAsync` and
- * src/inject/host-names.ts; IP literals need none. Make one per render or review: resolved names
+ * withResolvedNames, src/template/host.ts; IP literals need none. Make one per render or review: resolved names
  * are kept for the host's life.
  */
 import type { lookup as dnsLookup } from "node:dns/promises";

@@ -11,7 +11,7 @@ import { datesFuncs as T } from "./dates.js";
 
 /** Calls a func as the executor does, with a fresh execution on the default host where it takes one. */
 function call(f: GoFunc | undefined, ...args: unknown[]): unknown {
-  const run = { host: templateHost(), includeDepth: 0, unresolved: new Set<string>() } as unknown as Execution;
+  const run = { host: templateHost(), includeDepth: 0 } as unknown as Execution;
   return f?.execution ? f.fn(run, ...args) : f?.fn(...args);
 }
 

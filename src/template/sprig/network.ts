@@ -5,18 +5,15 @@
  * the template reports the recovered panic, `invalid argument to Intn`; so do we.
  *
  * Template functions are synchronous and must not wait on the network, so the addresses come from
- * the execution's host (host.ts): what it knows now. A name it does not know is noted on the
- * execution; `Template.executeAsync` has the host resolve such names and executes again.
+ * the execution's host (host.ts): what it knows now. `Template.executeAsync` (withResolvedNames)
+ * notes the names the host did not know, has the host resolve them and executes again.
  */
 import { GoError, type GoFunc } from "../../go/value.js";
 import { type Execution, executionFunc } from "../execution.js";
 
 function getHostByName(run: Execution, name: string): string {
   const addrs = name === "" ? [] : run.host.lookupHost(name);
-  if (addrs.length === 0) {
-    if (name !== "") run.unresolved.add(name);
-    throw new GoError("invalid argument to Intn");
-  }
+  if (addrs.length === 0) throw new GoError("invalid argument to Intn");
   return addrs[Math.floor(Math.random() * addrs.length)] as string;
 }
 
