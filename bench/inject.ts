@@ -27,7 +27,7 @@ import { type KubeInjectOptions, kubeInject } from "../src/inject/kube-inject.js
 import { splitYamlStream } from "../src/kube/stream.js";
 import { defaultInjectOptions } from "./inject-options.js";
 import { recordingSidecar } from "./recording-template.js";
-import { chooseRuns, formatNs, printTable, timeOnce, timeRuns, warmUp } from "./timing.js";
+import { chooseRuns, formatNs, printTable, timeRuns, warmUp } from "./timing.js";
 
 /** Warm up, then the mean ns of one run over a half-second measurement. */
 function measure(run: () => unknown): number {
@@ -95,8 +95,8 @@ function main(): void {
   if (curl === undefined) throw new Error("examples/curl.yaml has no Deployment");
 
   // First, before anything has warmed up: the cold cost of one injection.
-  const coldNs = timeOnce(() => kubeInject(curl, options));
-  const secondNs = timeOnce(() => kubeInject(curl, options));
+  const coldNs = timeRuns(() => kubeInject(curl, options), 1);
+  const secondNs = timeRuns(() => kubeInject(curl, options), 1);
 
   const sizes = [20, 200, 2000] as const;
   const curlResult = bench("curl Deployment", curl, options);

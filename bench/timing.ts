@@ -32,13 +32,6 @@ export function warmUp(run: () => unknown, runs = WARM_UP_RUNS): void {
   for (let i = 0; i < runs; i++) run();
 }
 
-/** The time of one call, in nanoseconds: for a first (cold) call, before any warm-up. */
-export function timeOnce(run: () => unknown): number {
-  const start = process.hrtime.bigint();
-  run();
-  return Number(process.hrtime.bigint() - start);
-}
-
 /** Nanoseconds with thousands separators (one decimal below 100). */
 export function formatNs(ns: number): string {
   return ns >= 100 ? Math.round(ns).toLocaleString("en-US") : ns.toFixed(1);

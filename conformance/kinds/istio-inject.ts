@@ -13,7 +13,7 @@ import { kubeInject } from "../../src/inject/kube-inject.js";
 import { splitYamlStream } from "../../src/kube/stream.js";
 import { marshalTyped } from "../../src/kube/typed.js";
 import { type Failure, type KindResult, type KindRunner, shown } from "../result.js";
-import { caseInjector, type IstioInjectCase, readCase } from "./istio-inject-case.js";
+import { caseKubeInjectOptions, type IstioInjectCase, readCase } from "./istio-inject-case.js";
 import { runIstioInjectWebhook } from "./istio-inject-webhook.js";
 import { httpsTransport } from "./webhook-https.js";
 
@@ -27,13 +27,8 @@ async function runCase(dir: string): Promise<{ meta: IstioInjectCase; outcome: C
   const meta = readCase(dir);
   const warnings: string[] = [];
   try {
-    const injector = caseInjector(dir, meta);
     const output = kubeInject(await readFile(join(dir, "input.yaml"), "utf8"), {
-      settings: injector.settings,
-      config: injector.config,
-      meshConfig: injector.meshConfig,
-      revision: meta.kubeInjectRevision,
-      nativeSidecar: meta.nativeSidecars,
+      ...caseKubeInjectOptions(dir, meta),
       warn: (w) => warnings.push(w),
     });
     return { meta, outcome: { output, warnings } };
