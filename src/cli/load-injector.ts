@@ -138,10 +138,13 @@ async function baseFiles(
   }
   const text = await readInput(file, "IstioOperator file", io);
   try {
-    const named = applyIstioOperator(text, file, defaultConfigFiles(opts.revision)).revision;
-    const revision = opts.revision || named;
-    const iop = applyIstioOperator(text, file, defaultConfigFiles(revision));
-    return { files: { ...defaultConfigFiles(revision), values: iop.values, mesh: iop.mesh }, revision, from: file };
+    const base = defaultConfigFiles(opts.revision);
+    const first = applyIstioOperator(text, file, base);
+    const revision = opts.revision || first.revision;
+    // A revision the file names and the flags did not: applied again over that revision's defaults.
+    const files = revision === opts.revision ? base : defaultConfigFiles(revision);
+    const iop = files === base ? first : applyIstioOperator(text, file, files);
+    return { files: { ...files, values: iop.values, mesh: iop.mesh }, revision, from: file };
   } catch (e) {
     if (e instanceof ConfigError) throw new InjectorFlagsError(oneLine(e.message));
     throw e;
