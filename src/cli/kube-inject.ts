@@ -11,6 +11,7 @@ import type { RawDocument } from "../kube/stream.js";
 import { processTemplateHost } from "../webhook/template-host.js";
 import { type CliIo, stdinOnRead } from "./io.js";
 import { type InjectorFlags, InjectorFlagsError, injectorSources, loadCliInjector } from "./load-injector.js";
+import { inputName } from "./manifest-command.js";
 import { openInput, streamManifestResult } from "./manifest-result.js";
 import { InputError } from "./read-input.js";
 
@@ -34,7 +35,7 @@ export class KubeInjectError extends Error {
 export function documentFailure(e: unknown, filename: string, io: CliIo): unknown {
   if (e instanceof DocumentError) {
     if (io.env.MESHINJECT_DEBUG && e.cause instanceof Error) io.stderr.write(`${e.cause.stack}\n`);
-    return new KubeInjectError(`${filename === "-" ? "stdin" : filename}: ${e.message}`);
+    return new KubeInjectError(`${inputName(filename)}: ${e.message}`);
   }
   if (e instanceof ConfigError) return new KubeInjectError(oneLine(e.message));
   return e;
@@ -87,7 +88,7 @@ export async function runKubeInject(opts: KubeInjectCliOptions, io: CliIo): Prom
   const sources = await injectorSources(opts, io);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
   const input = await openCliInput(opts.filename, io);
-  const inputName = opts.filename === "-" ? "stdin" : opts.filename;
+  const source = inputName(opts.filename);
   // As istioctl: its skip lines are collected and printed after the output, after one blank line;
   // the other warnings (what Istio logs as it goes) are printed at once, naming the document.
   const skipped: string[] = [];
@@ -102,7 +103,7 @@ export async function runKubeInject(opts: KubeInjectCliOptions, io: CliIo): Prom
       nativeSidecar,
       warn: (message) => {
         if (message.startsWith(SKIP_LINE)) skipped.push(message);
-        else io.stderr.write(`meshinject: warning: ${inputName}: ${message}\n`);
+        else io.stderr.write(`meshinject: warning: ${source}: ${message}\n`);
       },
     });
   } catch (e) {

@@ -10,6 +10,7 @@
 import { colourDiff, documentDiff } from "../kube/document-diff.js";
 import { DOCUMENT_TERMINATOR, mapYamlStream, type RawDocument } from "../kube/stream.js";
 import type { CliIo, CliWriter } from "./io.js";
+import { inputName } from "./manifest-command.js";
 import { AtomicFile, WriteError } from "./output.js";
 import { readInputPieces } from "./read-input.js";
 
@@ -105,7 +106,7 @@ export async function streamManifestResult(
   };
   const signals = file === undefined ? [] : (["SIGINT", "SIGTERM", "SIGHUP"] as const);
   for (const signal of signals) process.once(signal, interrupted);
-  const name = flags.filename === "-" ? "stdin" : flags.filename;
+  const name = inputName(flags.filename);
   const colour = flags.output === undefined && io.stdout.isTTY === true && !io.env.NO_COLOR;
   const present = async (raw: RawDocument, index: number) => {
     const result = await each(raw, index);

@@ -7,17 +7,16 @@
 import { Command } from "commander";
 import { type UninjectOptions, uninjectDocument } from "../inject/uninject.js";
 import type { CliIo } from "./io.js";
-import { documentFailure, nativeSidecarSetting, openCliInput, streamCliResult } from "./kube-inject.js";
-import { addInjectorOptions, type InjectorFlags, injectorSources, loadCliInjector } from "./load-injector.js";
+import {
+  documentFailure,
+  type KubeInjectCliOptions,
+  nativeSidecarSetting,
+  openCliInput,
+  streamCliResult,
+} from "./kube-inject.js";
+import { addInjectorOptions, injectorSources, loadCliInjector } from "./load-injector.js";
 
-interface UninjectCliOptions extends InjectorFlags {
-  filename: string;
-  output?: string;
-  diff?: boolean;
-  nativeSidecars: string;
-}
-
-async function runUninject(opts: UninjectCliOptions, io: CliIo): Promise<void> {
+async function runUninject(opts: KubeInjectCliOptions, io: CliIo): Promise<void> {
   const sources = await injectorSources(opts, io);
   const nativeSidecar = nativeSidecarSetting(opts.nativeSidecars);
   const input = await openCliInput(opts.filename, io);
@@ -64,5 +63,5 @@ export function uninjectCommand(io: CliIo): Command {
     .option("--diff", "print a unified diff per changed document instead of the whole output")
     .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
     .addHelpText("after", HELP)
-    .action((opts: UninjectCliOptions) => runUninject(opts, io));
+    .action((opts: KubeInjectCliOptions) => runUninject(opts, io));
 }
