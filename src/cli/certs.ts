@@ -2,7 +2,7 @@
  * `meshinject certs`: the I/O around src/webhook/certs.ts (reading a CA to reuse, writing the PEM
  * files; private keys are written with mode 0600, and existing files are kept unless --force).
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
 import {
@@ -88,8 +88,7 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
   }
   try {
     // Private keys go in here: a folder created now is the owner's only (an existing one is kept as it is).
-    await mkdir(opts.outDir, { recursive: true, mode: 0o700 }).catch(() => undefined);
-    await ensureFolder(opts.outDir);
+    await ensureFolder(opts.outDir, 0o700);
   } catch (e) {
     throw new CertsCliError(`--out-dir ${opts.outDir}: ${(e as Error).message}`);
   }

@@ -169,9 +169,10 @@ export async function writeFileAtomic(path: string, text: string, mode?: number)
 /**
  * Creates `dir` (and its parents) if missing, one folder at a time from the deepest one that exists
  * (Node's recursive mkdir loops forever where mkdir fails with ENOENT under an existing folder, as
- * in /proc). Throws WriteError naming the part that is in the way.
+ * in /proc). Folders it creates get `mode` (before the umask) when given. Throws WriteError naming
+ * the part that is in the way.
  */
-export async function ensureFolder(dir: string): Promise<void> {
+export async function ensureFolder(dir: string, mode?: number): Promise<void> {
   const missing: string[] = [];
   let part = resolve(dir);
   for (;;) {
@@ -190,7 +191,7 @@ export async function ensureFolder(dir: string): Promise<void> {
   }
   for (const folder of missing) {
     try {
-      await fsp().mkdir(folder);
+      await fsp().mkdir(folder, mode === undefined ? undefined : { mode });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EEXIST") continue; // made meanwhile by someone else
