@@ -9,9 +9,9 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { metricValue, scrapeMetrics } from "../src/webhook/https-client.js";
+import { freePort } from "../test/loopback.js";
 import { HOST, send, waitUntil } from "./webhook-harness.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -24,18 +24,6 @@ export interface ServeProcess {
   cpuSeconds(): Promise<number>;
   /** SIGTERM, then waits for the exit (SIGKILL after 20 s). */
   stop(): Promise<void>;
-}
-
-/** A free loopback port (closed again: the server binds it right after). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startServe(workers: number, logLevel: string): Promise<ServeProcess> {

@@ -341,13 +341,14 @@ export async function runServe(opts: ServeCliOptions, io: CliIo): Promise<void> 
   if (!isLogLevel(opts.logLevel)) {
     throw new ServeError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(opts.logLevel)}`);
   }
-  const { containerCpuCount } = await import("../webhook/cpu-count.js");
-  const workers = workerCount(opts.workers, containerCpuCount);
+  // A worker of `serve --workers N` serves alone: the primary checked --workers and counted the CPUs.
+  const isWorker = process.env[WORKER_ENV] !== undefined;
+  const workers = isWorker ? 1 : workerCount(opts.workers, (await import("../webhook/cpu-count.js")).containerCpuCount);
   // The server stack (pino, prom-client, ...) is loaded only when serve runs, not for other commands.
   const { createLogger } = await import("../webhook/logging.js");
   const logger = createLogger({ level: opts.logLevel });
   const options = await serverOptions(opts, logger, io);
-  if (process.env[WORKER_ENV] !== undefined) return runAsWorker(options, logger);
+  if (isWorker) return runAsWorker(options, logger);
   if (workers > 1) return runAsPrimary(opts, options, workers, logger);
 
   const { startServer } = await import("../webhook/server.js");
