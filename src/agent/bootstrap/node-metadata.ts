@@ -4,6 +4,7 @@
  * files (passed in as text; the caller reads them). The order of the steps is Istio's and matters:
  * later steps overwrite earlier ones.
  */
+import { isRecord } from "../../go/json.js";
 import type { ProxyConfig } from "../../mesh/index.js";
 import { decodeJSON } from "../../template/sprig/json.js";
 import { DownwardAPIError, parseDownwardAPI } from "./downward-api.js";
@@ -76,10 +77,6 @@ export interface Node {
 function splitEnv(entry: string): [string, string] | undefined {
   const eq = entry.indexOf("=");
   return eq < 0 ? undefined : [entry.slice(0, eq), entry.slice(eq + 1)];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** model.SanitizeLocalityLabel: `.` separators become `/` unless the label already has a `/`. */

@@ -7,6 +7,8 @@
  * entry per pod that has a hostname and subdomain. Kubernetes entries carry short name and namespace;
  * a Kubernetes service replaces a ServiceEntry of the same host, ServiceEntries merge their addresses.
  */
+
+import { isValidIPAddress } from "../../mesh/validate-net.js";
 import { is4, parseAddr, parsePrefix } from "../capture/netip.js";
 import type { NameInfo, NameTable } from "./name-table.js";
 
@@ -53,15 +55,6 @@ export interface NameTableInput {
 
 const UNSPECIFIED = "0.0.0.0";
 const CLUSTERSET_SUFFIX = ".clusterset.local";
-
-function isIP(s: string): boolean {
-  try {
-    parseAddr(s);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The family of an address or CIDR, or undefined when it parses as neither. */
 function family(s: string): 4 | 6 | undefined {
@@ -117,7 +110,7 @@ function headlessAddresses(svc: TableService, input: NameTableInput, out: Record
   for (const endpoints of Object.values(byPort)) {
     for (const ep of endpoints) {
       const addrs = ep.addresses ?? [];
-      if (addrs.length === 0 || !addrs.every(isIP)) continue;
+      if (addrs.length === 0 || !addrs.every(isValidIPAddress)) continue;
       if (!svc.attributes.publishNotReadyAddresses && (ep.healthStatus ?? "Healthy") !== "Healthy") continue;
       // Every port lists the same pod; pod IPs are unique, so the first address identifies it.
       const first = addrs[0] as string;
@@ -158,7 +151,7 @@ function addService(out: Record<string, NameInfo>, svc: TableService, input: Nam
       headless = true;
       break;
     }
-    if (isIP(a)) addresses.push(a); // CIDRs cannot be DNS answers
+    if (isValidIPAddress(a)) addresses.push(a); // CIDRs cannot be DNS answers
   }
   if (headless && svc.resolution === "Passthrough" && (svc.ports ?? []).length > 0)
     addresses = headlessAddresses(svc, input, out);
