@@ -19,6 +19,11 @@ export function isWildcardDNS1123Label(s: string): boolean {
 /** Go's strconv.Quote for printable text. */
 const q = (s: string): string => JSON.stringify(s);
 
+/** net.JoinHostPort: `host:port`, with an IPv6 host (any host with a colon) in brackets. */
+export function joinHostPort(host: string, port: string | number): string {
+  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
 /** net.SplitHostPort: [host, port] or Go's AddrError text. */
 export function splitHostPort(hostport: string): [string, string] | string {
   const err = (why: string) => `address ${hostport}: ${why}`;

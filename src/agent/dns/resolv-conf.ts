@@ -53,11 +53,6 @@ export function parseResolvConf(text: string): ResolvConf {
   return c;
 }
 
-/** `host:port` as Go's net.JoinHostPort writes it (IPv6 hosts in brackets). */
-export function joinHostPort(host: string, port: string | number): string {
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
 /** Splits `host:port` / `[v6]:port`; throws a one-line error naming the address. */
 export function splitHostPort(address: string): { host: string; port: number } {
   const m = /^\[([^\]]+)\]:(\d+)$/.exec(address) ?? /^([^:[\]]*):(\d+)$/.exec(address);

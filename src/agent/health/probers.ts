@@ -8,6 +8,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import * as net from "node:net";
 import { isIP } from "node:net";
+import { joinHostPort } from "../../mesh/validate-net.js";
 import { checkHealth, grpcCodeName, HealthCheckError } from "../status/grpc-health.js";
 
 export type ProbeResult = "HEALTHY" | "UNHEALTHY" | "UNKNOWN";
@@ -41,10 +42,6 @@ export interface ExecHealthCheckConfig {
 export interface GrpcHealthCheckConfig {
   port: number;
   service?: string;
-}
-
-function joinHostPort(host: string, port: number): string {
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 const MAX_REDIRECTS = 10;

@@ -10,6 +10,7 @@ import * as https from "node:https";
 import * as net from "node:net";
 import { isIP } from "node:net";
 import * as tls from "node:tls";
+import { joinHostPort } from "../../mesh/validate-net.js";
 import { checkHealth, SERVING_STATUS } from "./grpc-health.js";
 import type { Prober } from "./probers.js";
 
@@ -56,10 +57,6 @@ function family(address: string): 4 | 6 {
 function dialHost(t: ProbeTarget): string {
   if (t.destination !== "") return t.destination;
   return family(t.localAddress) === 6 ? "::1" : "127.0.0.1";
-}
-
-function joinHostPort(host: string, port: number): string {
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /** Go's net.SplitHostPort, enough for Host headers. */
