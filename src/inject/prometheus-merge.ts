@@ -15,6 +15,17 @@ const SCRAPE = "prometheus_io_scrape";
 const PORT = "prometheus_io_port";
 const PATH = "prometheus_io_path";
 
+/** The proxy's env var holding the app's own scrape annotations (read back by uninject). */
+export const PROMETHEUS_ENV = "ISTIO_PROMETHEUS_ANNOTATIONS";
+/** The scrape annotations the merge points at the agent, by ISTIO_PROMETHEUS_ANNOTATIONS's field names. */
+export const PROMETHEUS_ANNOTATIONS = {
+  scrape: "prometheus.io/scrape",
+  path: "prometheus.io/path",
+  port: "prometheus.io/port",
+} as const;
+/** Where the agent serves the merged metrics (on its status port). */
+export const AGENT_SCRAPE_PATH = "/stats/prometheus";
+
 /** An annotation name as a Prometheus label name: every character outside [a-zA-Z0-9_] becomes `_`. */
 export function sanitizeLabelName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_]/g, "_");
@@ -85,19 +96,19 @@ export function applyPrometheusMerge(pod: Pod, statusPort: number, meshMerge: bo
   if (targets.length > 0) {
     for (const t of targets) checkScrapePort(t.port, statusPort, `${SCRAPE_TARGETS} target`);
   } else if (port !== "") {
-    checkScrapePort(port.trim(), statusPort, "prometheus.io/port");
+    checkScrapePort(port.trim(), statusPort, PROMETHEUS_ANNOTATIONS.port);
   }
   const proxy = sidecar(pod);
   if (proxy !== undefined && (scrape !== "" || path !== "" || port !== "" || targets.length > 0)) {
     const env = (proxy.env as unknown[] | undefined) ?? [];
-    env.push({ name: "ISTIO_PROMETHEUS_ANNOTATIONS", value: scrapeConfigurationJSON(scrape, path, port, targets) });
+    env.push({ name: PROMETHEUS_ENV, value: scrapeConfigurationJSON(scrape, path, port, targets) });
     proxy.env = env;
   }
   // Every spelling goes, or Prometheus would see two paths and pick either.
   clearPrometheusAnnotations(pod);
-  annotations["prometheus.io/port"] = target;
-  annotations["prometheus.io/path"] = "/stats/prometheus";
-  annotations["prometheus.io/scrape"] = "true";
+  annotations[PROMETHEUS_ANNOTATIONS.port] = target;
+  annotations[PROMETHEUS_ANNOTATIONS.path] = AGENT_SCRAPE_PATH;
+  annotations[PROMETHEUS_ANNOTATIONS.scrape] = "true";
 }
 
 /** Removes every spelling of the scrape, port and path annotations. */

@@ -24,20 +24,12 @@ import {
 } from "./pod.js";
 import { APP_PROBERS_ENV, type EnvVar, type ProbeContainer, proberPaths } from "./probes.js";
 import { type AppProbers, decodeAppProbers, type PortValue, type Prober } from "./probes-json.js";
+import { AGENT_SCRAPE_PATH, PROMETHEUS_ANNOTATIONS, PROMETHEUS_ENV } from "./prometheus-merge.js";
 
 /** The pod's injection cannot be undone safely; the message says what is in the way. */
 export class UninjectError extends Error {
   override name = "UninjectError";
 }
-
-const PROMETHEUS_ENV = "ISTIO_PROMETHEUS_ANNOTATIONS";
-const PROMETHEUS_ANNOTATIONS = {
-  scrape: "prometheus.io/scrape",
-  path: "prometheus.io/path",
-  port: "prometheus.io/port",
-} as const;
-/** What the injection's Prometheus merge writes (the port is the agent's status port). */
-const AGENT_SCRAPE_PATH = "/stats/prometheus";
 
 /** The value of an env var of the container, if it has one with a literal value. */
 function envValue(container: Container | undefined, name: string): string | undefined {

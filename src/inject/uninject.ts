@@ -24,7 +24,7 @@ import {
   workloadOf,
 } from "../kube/workloads.js";
 import { appendMultusNetwork } from "./funcs.js";
-import { typedPod } from "./inject.js";
+import { InjectionError, typedPod } from "./inject.js";
 import { DocumentError, injectObject, type KubeInjectOptions, splitDocuments } from "./kube-inject.js";
 import type { Pod } from "./pod.js";
 import { hasProxyContainer, stripInjection, UninjectError } from "./uninject-pod.js";
@@ -222,7 +222,7 @@ export function uninjectObject(obj: Record<string, unknown>, options: UninjectOp
     if (ref === undefined) return obj;
     pod = typedPod(ref.pod, ref.paths);
   } catch (e) {
-    if (e instanceof InvalidWorkloadError || (e instanceof Error && e.name === "InjectionError")) {
+    if (e instanceof InvalidWorkloadError || e instanceof InjectionError) {
       throw new UninjectError(`${what}: ${oneLine(e.message)}`, { cause: e });
     }
     throw e;
