@@ -209,7 +209,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
     const size = replySizeLimit(transport, query);
     const opts: ExchangeOptions = {
       transport,
-      udpBufferSize: transport === "udp" ? replySizeLimit("udp", query) : MAX_MSG_SIZE,
+      udpBufferSize: transport === "udp" ? size : MAX_MSG_SIZE,
       timeoutMs,
     };
     const onFailure = (to: Upstream, err: Error) =>

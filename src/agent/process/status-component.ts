@@ -5,6 +5,9 @@
  * first readiness for `istio_agent_startup_duration_seconds`. `/quitquitquit` ends the agent
  * without draining; readiness fails from the moment the agent starts to shut down.
  */
+
+import { KUBE_APP_PROBERS_ENV } from "../status/probers.js";
+import { PROMETHEUS_ANNOTATIONS_ENV } from "../status/scrape-config.js";
 import { type StatusServer, startStatusServer } from "../status/server.js";
 import { type Component, ComponentStartError } from "./component.js";
 import type { AgentRuntime } from "./runtime.js";
@@ -42,7 +45,8 @@ export class StatusComponent implements Component {
   }
 
   async start(): Promise<void> {
-    const { plan, runtime } = { plan: this.runtime.plan, runtime: this.runtime };
+    const runtime = this.runtime;
+    const plan = runtime.plan;
     const pc = plan.proxyConfig;
     const env = plan.metadataOptions.envs;
     const envValue = (name: string) => env.find((e) => e.startsWith(`${name}=`))?.slice(name.length + 1);
@@ -56,8 +60,8 @@ export class StatusComponent implements Component {
       envoyPrometheusPort: plan.metadataOptions.envoyPrometheusPort,
       podIP: plan.instanceIPs[0],
       nodeType: plan.proxyType,
-      kubeAppProbers: envValue("ISTIO_KUBE_APP_PROBERS"),
-      prometheusAnnotations: envValue("ISTIO_PROMETHEUS_ANNOTATIONS"),
+      kubeAppProbers: envValue(KUBE_APP_PROBERS_ENV),
+      prometheusAnnotations: envValue(PROMETHEUS_ANNOTATIONS_ENV),
       noEnvoy: plan.disableEnvoy,
       agentReady: () => (runtime.envoy !== undefined && !runtime.envoy.isRunning ? "Envoy is not running" : undefined),
       probes: [
