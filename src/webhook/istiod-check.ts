@@ -86,9 +86,7 @@ export interface IstiodCheckOptions {
   timeoutMs?: number;
 }
 
-export type IstiodCheckResult =
-  | { checked: true; overlaps: Overlap[] }
-  | { checked: false; reason: string; outsideCluster?: true };
+export type IstiodCheckResult = { checked: true; overlaps: Overlap[] } | { checked: false; reason: string };
 
 /** Lists the configurations and compares; never rejects. */
 export async function checkIstiodWebhooks(options: IstiodCheckOptions): Promise<IstiodCheckResult> {
@@ -144,9 +142,7 @@ export async function checkIstiodWebhooks(options: IstiodCheckOptions): Promise<
 export async function warnAboutIstiodWebhooks(options: IstiodCheckOptions, logger: Logger): Promise<void> {
   const result = await checkIstiodWebhooks(options);
   if (!result.checked) {
-    // Outside a cluster there is nothing to check: not worth a line at the default level.
-    if (result.outsideCluster) logger.debug({ reason: result.reason }, "did not check for istiod's injection webhook");
-    else logger.info({ reason: result.reason }, "did not check for istiod's injection webhook");
+    logger.info({ reason: result.reason }, "did not check for istiod's injection webhook");
     return;
   }
   for (const o of result.overlaps) {
