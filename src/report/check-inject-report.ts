@@ -18,7 +18,13 @@ import type { Json } from "../inject/pod.js";
 import { type InjectionPolicyConfig, injectionDecision, PolicyInputError } from "../inject/policy.js";
 import type { Labels } from "../inject/policy-selector.js";
 import { podNamespace, podPathsOf } from "../kube/workloads.js";
-import { type CheckInjectResult, checkInject, selectorMatches } from "../webhook/webhook-match.js";
+import {
+  type CheckInjectResult,
+  checkInject,
+  isIstioConfiguration,
+  selectorMatches,
+  webhooksOf,
+} from "../webhook/webhook-match.js";
 import {
   CheckInjectInputError,
   type NamespaceLabelSource,
@@ -79,14 +85,6 @@ function coversPodCreate(webhook: Json): boolean {
       has(r.resources, "pods", "*", "*/*"),
   );
 }
-
-const webhooksOf = (config: unknown): Json[] => {
-  const list = isRecord(config) ? config.webhooks : undefined;
-  return Array.isArray(list) ? list.filter(isRecord) : [];
-};
-
-/** Istio's configurations are those with a webhook named `…istio.io` (istioctl's test too). */
-const isIstioConfiguration = (config: unknown) => webhooksOf(config).some((w) => String(w.name).endsWith("istio.io"));
 
 /** The webhooks of the Istio configurations that the API server calls for a pod with these labels. */
 export function calledWebhooks(

@@ -4,6 +4,7 @@
  * check-inject`'s explanation of that (istioctl/pkg/checkinject: the same decision, with the reason
  * text istioctl prints). Pure.
  */
+import { isRecord } from "../go/json.js";
 import { compileSelector, type LabelSelector, LabelSelectorError, type Labels } from "../inject/policy-selector.js";
 import { INJECTION_LABEL, NEVER_MATCH, REVISION_LABEL } from "./webhook-config.js";
 
@@ -29,9 +30,15 @@ export function selectorMatches(selector: unknown, labels: Labels): boolean {
   }
 }
 
-function webhooksOf(config: unknown): Json[] {
-  const webhooks = (config as { webhooks?: unknown } | null)?.webhooks;
-  return Array.isArray(webhooks) ? (webhooks as Json[]) : [];
+/** The webhooks of a MutatingWebhookConfiguration (those that are maps). */
+export function webhooksOf(config: unknown): Json[] {
+  const webhooks = isRecord(config) ? config.webhooks : undefined;
+  return Array.isArray(webhooks) ? webhooks.filter(isRecord) : [];
+}
+
+/** Istio's configurations are those with a webhook named `…istio.io` (istioctl's test too). */
+export function isIstioConfiguration(config: unknown): boolean {
+  return webhooksOf(config).some((w) => String(w.name).endsWith("istio.io"));
 }
 
 function expressions(selector: unknown): Expression[] {
@@ -137,8 +144,8 @@ export function checkInject(
 ): CheckInjectResult[] {
   const results: CheckInjectResult[] = [];
   for (const config of configs) {
+    if (!isIstioConfiguration(config)) continue;
     const webhooks = webhooksOf(config);
-    if (!webhooks.some((w) => String(w.name).endsWith("istio.io"))) continue;
     const metadata = (config as { metadata?: { name?: unknown; labels?: Record<string, unknown> } }).metadata;
     results.push({
       name: String(metadata?.name ?? ""),
