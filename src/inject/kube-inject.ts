@@ -16,6 +16,7 @@ import {
   foreignApiVersion,
   InvalidWorkloadError,
   isInjectable,
+  mapInjectableItems,
   type WorkloadRef,
   workloadOf,
 } from "../kube/workloads.js";
@@ -153,21 +154,15 @@ export function injectObject(
 ): Record<string, unknown> {
   if (obj.kind === "List") {
     // Items of the injectable kinds are injected and written as typed objects; other items stay as they are.
-    const items = Array.isArray(obj.items) ? obj.items : [];
-    return {
-      ...obj,
-      items: items.map((item, i) => {
-        if (!isRecord(item) || !isInjectable(item) || item.kind === "List") return item;
-        const itemWhere = `item ${i + 1} (${describeObject(item)})`;
-        try {
-          const outcome = injectTopLevel(item, options, `${where}, ${itemWhere}`);
-          return outcome.copied ? item : (marshalTyped(outcome.object, String(item.kind)) as Record<string, unknown>);
-        } catch (e) {
-          if (!(e instanceof Error)) throw e;
-          throw new ListItemError(`${itemWhere}: ${causeOf(e, item)}`, { cause: e });
-        }
-      }),
-    };
+    return mapInjectableItems(obj, (item, itemWhere) => {
+      try {
+        const outcome = injectTopLevel(item, options, `${where}, ${itemWhere}`);
+        return outcome.copied ? item : (marshalTyped(outcome.object, String(item.kind)) as Record<string, unknown>);
+      } catch (e) {
+        if (!(e instanceof Error)) throw e;
+        throw new ListItemError(`${itemWhere}: ${causeOf(e, item)}`, { cause: e });
+      }
+    });
   }
   const ref = workloadRefOf(obj);
   if (ref === undefined) return obj;

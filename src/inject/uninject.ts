@@ -20,6 +20,7 @@ import {
   foreignApiVersion,
   InvalidWorkloadError,
   isInjectable,
+  mapInjectableItems,
   podOf,
   workloadOf,
 } from "../kube/workloads.js";
@@ -198,19 +199,14 @@ export type UninjectOptions = KubeInjectOptions;
  */
 export function uninjectObject(obj: Record<string, unknown>, options: UninjectOptions): Record<string, unknown> {
   if (obj.kind === "List") {
-    const items = Array.isArray(obj.items) ? obj.items : [];
-    return {
-      ...obj,
-      items: items.map((item, i) => {
-        if (!isRecord(item) || !isInjectable(item) || item.kind === "List") return item;
-        try {
-          return uninjectObject(item, options);
-        } catch (e) {
-          if (!(e instanceof UninjectError)) throw e;
-          throw new UninjectError(`item ${i + 1} (${describeObject(item)}): ${e.message}`, { cause: e });
-        }
-      }),
-    };
+    return mapInjectableItems(obj, (item, name) => {
+      try {
+        return uninjectObject(item, options);
+      } catch (e) {
+        if (!(e instanceof UninjectError)) throw e;
+        throw new UninjectError(`${name}: ${e.message}`, { cause: e });
+      }
+    });
   }
   const what = describeObject(obj);
   // A workload kind of another API group is a custom resource, which injection leaves alone too.

@@ -168,6 +168,26 @@ export function describeObject(obj: unknown): string {
 }
 
 /**
+ * A List with each item of an injectable kind (a List inside a List excepted) replaced by what
+ * `map` makes of it, given the item and its name in messages (`item N (Kind "name")`); other items
+ * stay as they are.
+ */
+export function mapInjectableItems(
+  list: Record<string, unknown>,
+  map: (item: Record<string, unknown>, name: string) => unknown,
+): Record<string, unknown> {
+  const items = Array.isArray(list.items) ? list.items : [];
+  return {
+    ...list,
+    items: items.map((item, i) =>
+      !isRecord(item) || !isInjectable(item) || item.kind === "List"
+        ? item
+        : map(item, `item ${i + 1} (${describeObject(item)})`),
+    ),
+  };
+}
+
+/**
  * The pod of an injectable workload: the object itself for a Pod; `spec.template` for the other
  * workloads; for a CronJob the metadata of `spec.jobTemplate` with the spec of
  * `spec.jobTemplate.spec.template` (so injected labels and annotations land on the job template).
