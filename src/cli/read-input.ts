@@ -11,9 +11,7 @@ import { close, open, read, readFile } from "node:fs";
  * directory modules too, a few milliseconds of a short command's start. Same errors.
  */
 export function readFileBytes(path: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    readFile(path, (error, data) => (error ? reject(error) : resolve(data)));
-  });
+  return fsCall<Buffer>((done) => readFile(path, done));
 }
 
 /** A file that cannot be read; the message names it. */
@@ -229,15 +227,24 @@ export async function readInputText(
       bytes = await readFileBytes(path);
     }
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new InputError(`${named}: is a directory`);
-    throw new InputError(`cannot read ${named}: ${(e as Error).message}`);
+    throw readFailure(e, named);
   }
   try {
     return decodeText(bytes);
   } catch (e) {
-    if (e instanceof EncodingError) throw new InputError(`${encodingSubject(path, what)} ${e.message}`);
-    throw e;
+    throw decodeFailure(e, path, what);
   }
+}
+
+/** A failed read of `named` as the user sees it. */
+function readFailure(e: unknown, named: string): InputError {
+  if ((e as NodeJS.ErrnoException).code === "EISDIR") return new InputError(`${named}: is a directory`);
+  return new InputError(`cannot read ${named}: ${(e as Error).message}`);
+}
+
+/** A decoding failure of `path`'s bytes as the user sees it (other errors as they are). */
+function decodeFailure(e: unknown, path: string, what: string | undefined): unknown {
+  return e instanceof EncodingError ? new InputError(`${encodingSubject(path, what)} ${e.message}`) : e;
 }
 
 /** `path`'s name in messages about what it holds (`input (stdin)` for standard input). */
@@ -288,8 +295,7 @@ export async function* readInputPieces(
     try {
       return next();
     } catch (e) {
-      if (e instanceof EncodingError) throw new InputError(`${encodingSubject(path, what)} ${e.message}`);
-      throw e;
+      throw decodeFailure(e, path, what);
     }
   };
   const source: AsyncIterable<Uint8Array | string> = path === "-" ? stdin : fileChunks(path);
@@ -300,8 +306,7 @@ export async function* readInputPieces(
       try {
         next = await chunks.next();
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new InputError(`${named}: is a directory`);
-        throw new InputError(`cannot read ${named}: ${(e as Error).message}`);
+        throw readFailure(e, named);
       }
       if (next.done) break;
       const chunk = next.value;
