@@ -83,44 +83,47 @@ async function bundleCli() {
     name: "module-url-as-built",
     setup(b) {
       b.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (!args.path.startsWith(src)) return undefined;
         const contents = readFileSync(args.path, "utf8");
-        if (!args.path.startsWith(src) || !contents.includes("import.meta.url")) return undefined;
+        if (!contents.includes("import.meta.url")) return undefined;
         const built = relative(outdir, join(dist, relative(src, args.path)).replace(/\.ts$/, ".js"));
         const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(built)})).href`;
         return { contents: contents.replaceAll("import.meta.url", url), loader: "ts" };
       });
     },
   };
-  // commander needs node:child_process only to run an executable subcommand (we have none); loading
-  // it is a good part of commander's start-up, so the bundled copy requires it when first used.
-  const commanderSpawnOnUse = {
-    name: "commander-spawn-on-use",
+  /**
+   * A bundled package's module with one eager statement (`eager`) replaced by `onUse`, which loads
+   * the same Node module when it is first used; the build fails if the package no longer has it.
+   */
+  const loadOnUse = (name, filter, eager, onUse) => ({
+    name,
     setup(b) {
-      b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      b.onLoad({ filter }, (args) => {
         const text = readFileSync(args.path, "utf8");
-        const eager = "const childProcess = require('node:child_process');";
-        if (!text.includes(eager)) throw new Error(`${args.path}: no longer requires node:child_process as expected`);
-        const onUse = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+        if (!text.includes(eager)) throw new Error(`${args.path}: no longer has ${eager}`);
         return { contents: text.replace(eager, onUse), loader: "js" };
       });
     },
-  };
+  });
+  // commander needs node:child_process only to run an executable subcommand (we have none); loading
+  // it is a good part of commander's start-up, so the bundled copy requires it when first used.
+  const commanderSpawnOnUse = loadOnUse(
+    "commander-spawn-on-use",
+    /[\\/]commander[\\/]lib[\\/]command\.js$/,
+    "const childProcess = require('node:child_process');",
+    "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+  );
   // bcryptjs imports node:crypto only as a fallback for Web Crypto's getRandomValues (which Node 20
   // has); loading node:crypto at the start of every command costs more than the rest of bcryptjs, so
   // the bundled copy requires it when that fallback is first reached (the library and the browser
   // build keep the package as published).
-  const bcryptCryptoOnUse = {
-    name: "bcryptjs-crypto-on-use",
-    setup(b) {
-      b.onLoad({ filter: /[\\/]bcryptjs[\\/]index\.js$/ }, (args) => {
-        const text = readFileSync(args.path, "utf8");
-        const eager = 'import nodeCrypto from "crypto";';
-        if (!text.includes(eager)) throw new Error(`${args.path}: no longer imports crypto as expected`);
-        const onUse = "const nodeCrypto = { randomBytes: (n) => require('node:crypto').randomBytes(n) };";
-        return { contents: text.replace(eager, onUse), loader: "js" };
-      });
-    },
-  };
+  const bcryptCryptoOnUse = loadOnUse(
+    "bcryptjs-crypto-on-use",
+    /[\\/]bcryptjs[\\/]index\.js$/,
+    'import nodeCrypto from "crypto";',
+    "const nodeCrypto = { randomBytes: (n) => require('node:crypto').randomBytes(n) };",
+  );
   const common = {
     bundle: true,
     format: "cjs",
