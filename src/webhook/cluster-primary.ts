@@ -19,7 +19,7 @@ import { createPrimaryMetrics, type MetricsJson, type WorkerMetrics } from "./cl
 import type { PrimaryMessage, WorkerMessage, WorkerStart } from "./cluster-worker.js";
 import { WORKER_ENV } from "./defaults.js";
 import type { Limits } from "./limits.js";
-import { listen } from "./listen.js";
+import { closeHttpServer, listen } from "./listen.js";
 import type { Logger } from "./logging.js";
 import { metricsHandler } from "./metrics.js";
 import type { TlsPair } from "./tls.js";
@@ -216,12 +216,7 @@ export async function startPrimary(o: PrimaryOptions): Promise<RunningPrimary> {
     for (const p of places) if (p.worker && !p.worker.isDead()) p.worker.process.kill("SIGKILL");
   };
   const closeMetrics = async () => {
-    const ms = metricsServer;
-    if (ms === undefined) return;
-    await new Promise<void>((resolve) => {
-      ms.close(() => resolve());
-      ms.closeAllConnections();
-    });
+    if (metricsServer !== undefined) await closeHttpServer(metricsServer);
   };
 
   for (let slot = 0; slot < o.workers; slot++) fork(slot);

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Connections } from "./connections.js";
 import type { FileWatch } from "./file-watch.js";
 import type { Limits } from "./limits.js";
+import { closeHttpServer } from "./listen.js";
 import type { Logger } from "./logging.js";
 
 export interface ShutdownParts {
@@ -55,13 +56,7 @@ export function shutdownOf(parts: ShutdownParts): () => Promise<void> {
       }, limits.shutdownTimeoutMs);
       await closed;
       clearTimeout(timer);
-      const ms = parts.metricsServer;
-      if (ms) {
-        await new Promise<void>((resolve) => {
-          ms.close(() => resolve());
-          ms.closeAllConnections();
-        });
-      }
+      if (parts.metricsServer) await closeHttpServer(parts.metricsServer);
       logger.info("stopped");
     })();
     return closing;
