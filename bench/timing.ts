@@ -21,7 +21,7 @@ export function timeRuns(run: () => unknown, n: number): number {
 }
 
 /** Warm-up runs before any measurement: by count, not time, so a slow machine warms up as much. */
-export const WARM_UP_RUNS = 2_000;
+const WARM_UP_RUNS = 2_000;
 
 /**
  * Runs `runs` times so that V8 has optimised the code (a count, not a time: a time-based warm-up is

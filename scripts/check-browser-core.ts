@@ -41,7 +41,7 @@ function modules(dir: string): string[] {
   return out;
 }
 
-export function coreEntryPoints(root = "."): string[] {
+function coreEntryPoints(root = "."): string[] {
   return CORE_DIRS.flatMap((d) => modules(join(root, d))).filter(
     (p) => !NODE_EDGES.some((edge) => p.startsWith(join(root, edge))),
   );
@@ -53,7 +53,7 @@ export function coreEntryPoints(root = "."): string[] {
  * applies, e.g. bcryptjs maps its optional `crypto` fallback to nothing); a Node built-in left over
  * cannot be resolved and fails the build.
  */
-export async function nodeImportsOfCore(root = "."): Promise<string[]> {
+async function nodeImportsOfCore(root = "."): Promise<string[]> {
   try {
     await esbuild.build({
       absWorkingDir: root === "." ? process.cwd() : root,

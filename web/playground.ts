@@ -64,7 +64,7 @@ export interface PlaygroundResult {
 const WORKLOAD = "workload";
 
 /** YAML syntax errors with their document and line, before anything else reads the text. */
-export function yamlErrors(text: string, input: string): PlaygroundError[] {
+function yamlErrors(text: string, input: string): PlaygroundError[] {
   const lineCounter = new LineCounter();
   const out: PlaygroundError[] = [];
   parseAllDocuments(text, { lineCounter }).forEach((doc, i) => {

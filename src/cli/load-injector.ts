@@ -36,7 +36,7 @@ export interface InjectorFlags {
 }
 
 /** Whether the flags ask for the cluster's configuration, as istioctl's ConfigMap flags do. */
-export function wantsCluster(opts: InjectorFlags): boolean {
+function wantsCluster(opts: InjectorFlags): boolean {
   return (
     opts.fromCluster === true ||
     opts.istioNamespace !== undefined ||
@@ -109,7 +109,7 @@ export async function readInput(path: string, what: string, io: CliIo): Promise<
  * Istio's do), so a file holding only the settings to change leaves the templates without the proxy
  * settings, and the failure would otherwise show up as an error about the input document.
  */
-export function partialValuesWarning(file: string | undefined, values: Record<string, unknown>): string | undefined {
+function partialValuesWarning(file: string | undefined, values: Record<string, unknown>): string | undefined {
   if (valueAt(values, "global.proxy") !== undefined) return undefined;
   return `meshinject: warning: ${file ?? "the values"} has no global.proxy: a values file replaces the built-in values whole, as in Istio; start from \`meshinject config dump\`'s values.json and change it\n`;
 }

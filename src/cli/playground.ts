@@ -29,7 +29,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** dist/web/ beside the compiled CLI (dist/cli/), or under the repository when run from src/. */
-export function defaultWebRoot(): string {
+function defaultWebRoot(): string {
   for (const rel of ["../web/", "../../dist/web/"]) {
     const dir = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(join(dir, "index.html"))) return dir;
