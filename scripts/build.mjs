@@ -60,19 +60,42 @@ function inputsHash() {
 const BUNDLED_PACKAGES = new Set(["commander", "yaml", "semver", "re2js", "@noble/hashes", "diff", "bcryptjs"]);
 
 /**
- * The CLI as two CommonJS files in dist/cli/ (marked `"type": "commonjs"` there; tsc does not emit
- * src/cli, see tsconfig.build.json): program.js, the bundle of src/cli/program.ts and all it uses,
- * and main.js, the entry (scripts/cli-entry.cjs), which loads it with V8's compiled code kept
- * between runs. A command then
- * loads one file instead of ~150 modules, and each command's own modules are initialised only when
- * it runs (esbuild turns their dynamic imports into lazy initialisers). CommonJS rather than ES
- * modules: under Node 20 the ES module loader alone (fs/promises, readline, the import facades of
- * Node's built-ins, one asynchronous job per module) costs a good part of a short command's start.
+ * The CLI as CommonJS files in dist/cli/ (marked `"type": "commonjs"` there; tsc does not emit
+ * src/cli, see tsconfig.build.json): two bundles of src/cli/program.ts and all it uses, and main.js,
+ * the entry (scripts/cli-entry.cjs), which loads one of them with V8's compiled code kept between
+ * runs. A command then loads one file instead of ~150 modules, and each command's own modules are
+ * initialised only when it runs (esbuild turns their dynamic imports into lazy initialisers).
+ * CommonJS rather than ES modules: under Node 20 the ES module loader alone (fs/promises, readline,
+ * the import facades of Node's built-ins, one asynchronous job per module) costs a good part of a
+ * short command's start.
+ *
+ * The two bundles:
+ *   - program.js, every command; main.js loads it for SERVER_COMMANDS (`serve`, `agent`);
+ *   - everyday.js, the same program without what those two load when they run (the webhook
+ *     server and its workers, the agent and its servers: SERVER_STACK_IMPORTS), which the other
+ *     commands never touch; they still register (help lists them), and a run of one of them from
+ *     this bundle would stop with an internal error naming the module. A short command reads and
+ *     V8 deserialises every byte of its bundle, and on a small machine those bytes are a good part
+ *     of its start.
+ * Identifiers are minified too (a third fewer bytes); for a stack trace with source names, run with
+ * NODE_OPTIONS=--enable-source-maps, which main.js honours by loading the bundle the usual way.
  *
  * Modules that find files relative to themselves (`new URL("./defaults/...", import.meta.url)`) keep
  * doing so: in each bundled source file `import.meta.url` is replaced by the URL its tsc output has
  * (dist/X/Y.js, computed from the bundle's folder), where the build copies those files.
  */
+/** The commands main.js runs from program.js (scripts/cli-entry.cjs has the same list). */
+const SERVER_COMMANDS = ["serve", "agent"];
+
+/**
+ * What everyday.js leaves out: the dynamic imports of these modules (a file under src/cli, and the
+ * specifiers it imports, or `*` for all of them), which only SERVER_COMMANDS reach.
+ */
+const SERVER_STACK_IMPORTS = {
+  "program.ts": ["./agent.js"],
+  "serve.ts": ["*"],
+};
+
 async function bundleCli() {
   const { build } = await import("esbuild");
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -124,27 +147,46 @@ async function bundleCli() {
     'import nodeCrypto from "crypto";',
     "const nodeCrypto = { randomBytes: (n) => require('node:crypto').randomBytes(n) };",
   );
+  /** Each dynamic import SERVER_STACK_IMPORTS names becomes a module that fails when it is run. */
+  const withoutServerStack = {
+    name: "without-server-stack",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== "dynamic-import" || !args.importer.startsWith(join(src, "cli"))) return undefined;
+        const left = SERVER_STACK_IMPORTS[relative(join(src, "cli"), args.importer)];
+        if (left === undefined || !(left.includes("*") || left.includes(args.path))) return undefined;
+        return { path: `${relative(src, args.importer)}: ${args.path}`, namespace: "server-stack" };
+      });
+      b.onLoad({ filter: /.*/, namespace: "server-stack" }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(`${args.path} is not in everyday.js; main.js runs ${SERVER_COMMANDS.join(" and ")} from program.js`)});`,
+        loader: "js",
+      }));
+    },
+  };
   const common = {
     bundle: true,
     format: "cjs",
     platform: "node",
     target: `node${pkg.engines.node.replace(/^>=/, "")}`,
+    entryPoints: [join(src, "cli", "program.ts")],
+    external,
     sourcemap: true,
-    // Less text to read and to hash for the code cache; names are kept, so stack traces still name
-    // the functions (the source map gives files and lines).
-    minifyWhitespace: true,
-    minifySyntax: true,
+    // Fewer bytes to read and for V8 to deserialise at every start (see above).
+    minify: true,
     logLevel: "warning",
   };
-  await build({
-    ...common,
-    entryPoints: [join(src, "cli", "program.ts")],
-    outfile: join(outdir, "program.js"),
-    external,
-    plugins: [moduleUrlAsBuilt, commanderSpawnOnUse, bcryptCryptoOnUse],
-  });
+  const plugins = [moduleUrlAsBuilt, commanderSpawnOnUse, bcryptCryptoOnUse];
+  await build({ ...common, outfile: join(outdir, "program.js"), plugins });
+  await build({ ...common, outfile: join(outdir, "everyday.js"), plugins: [withoutServerStack, ...plugins] });
+  const entryText = readFileSync(join(root, "scripts", "cli-entry.cjs"), "utf8");
+  const listed = /const SERVER_COMMANDS = new Set\((\[[^\]]*\])\)/.exec(entryText)?.[1];
+  if (listed === undefined || JSON.stringify(JSON.parse(listed)) !== JSON.stringify(SERVER_COMMANDS)) {
+    throw new Error(
+      `scripts/cli-entry.cjs: SERVER_COMMANDS must be ${JSON.stringify(SERVER_COMMANDS)}, as in build.mjs`,
+    );
+  }
   const entry = join(outdir, "main.js");
-  cpSync(join(root, "scripts", "cli-entry.cjs"), entry);
+  writeFileSync(entry, entryText);
   chmodSync(entry, 0o755);
   writeFileSync(
     join(outdir, "package.json"),

@@ -1,19 +1,24 @@
 #!/usr/bin/env node
 // The `meshinject` binary as installed: dist/cli/main.js (package.json "bin"), copied there by
-// scripts/build.mjs beside program.js, the CommonJS bundle of src/cli (whose main.ts is the same
-// entry when run from source). Its one job is to load program.js with V8's compiled code kept
-// between runs, which shortens every start after the first:
+// scripts/build.mjs beside the CommonJS bundles of src/cli (whose main.ts is the same entry when run
+// from source): program.js for the commands that run servers (SERVER_COMMANDS), everyday.js, the
+// same program without those servers' code, for every other command. Its one job is to load that
+// bundle with V8's compiled code kept between runs, which shortens every start after the first:
 //   - Node 22.1+ does it itself (module.enableCompileCache, a folder under the OS's temp dir);
 //   - older Node has no such cache, so the bundle is compiled here with vm.Script and the code V8
 //     compiled for it while the command ran (cachedData, functions compiled lazily included) is
 //     written once to a folder under the OS's temp dir, keyed by the bundle's path, size and time
 //     and by V8's version. Anything that fails here falls back to compiling as usual.
-// NODE_DISABLE_COMPILE_CACHE=1 turns either off. Plain CommonJS: it runs before anything else.
+// NODE_DISABLE_COMPILE_CACHE=1 turns either off, and so does --enable-source-maps (stack traces then
+// name the source files; the bundles are minified). Plain CommonJS: it runs before anything else.
 "use strict";
 const Module = require("node:module");
 const path = require("node:path");
 
-const program = path.join(__dirname, "program.js");
+/** The commands run from program.js; scripts/build.mjs checks that its list is the same. */
+const SERVER_COMMANDS = new Set(["serve", "agent"]);
+
+const program = path.join(__dirname, SERVER_COMMANDS.has(process.argv[2]) ? "program.js" : "everyday.js");
 
 function loadWithCodeCache() {
   const fs = require("node:fs");
@@ -67,7 +72,7 @@ function loadWithCodeCache() {
 }
 
 function loadProgram() {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return require(program);
+  if (process.env.NODE_DISABLE_COMPILE_CACHE || process.sourceMapsEnabled) return require(program);
   if (typeof Module.enableCompileCache === "function") {
     Module.enableCompileCache();
     return require(program);

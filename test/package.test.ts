@@ -1,7 +1,7 @@
 // The package as a user installs it: built dist/, its exports for `import` and `require` (types and
 // run time), its engines, and a build that is not repeated when nothing changed.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -124,6 +124,45 @@ describe("the built binary (dist/cli/main.js)", { skip }, () => {
     } finally {
       await rm(cacheHome, { recursive: true, force: true });
     }
+  });
+
+  it("ends quietly when its reader has gone (help | head)", async () => {
+    for (const command of [["--help"], ["serve", "--help"]]) {
+      const child = spawn(process.execPath, [join(repoRoot, "dist", "cli", "main.js"), ...command], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      // Closed before the child writes anything: its writes to standard output fail with EPIPE.
+      child.stdout.destroy();
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const code = await new Promise((resolve) => child.on("close", resolve));
+      assert.equal(stderr, "", command.join(" "));
+      assert.equal(code, 0, command.join(" "));
+    }
+  });
+
+  it("runs the server commands from the whole program, the others from everyday.js", async () => {
+    // serve, run from everyday.js, would stop at its first dynamic import with an internal error.
+    const serve = run(
+      {},
+      "serve",
+      "--port",
+      "0",
+      "--tls-cert-file",
+      "no-such-cert.pem",
+      "--tls-key-file",
+      "no-such-key.pem",
+    );
+    assert.equal(serve.status, 1);
+    assert.doesNotMatch(serve.stderr, /everyday\.js|internal error/);
+    assert.match(serve.stderr, /no-such-cert\.pem/);
+    const agent = run({}, "agent", "bootstrap", "--help");
+    assert.doesNotMatch(agent.stderr, /everyday\.js|internal error/);
+    const everyday = await readFile(join(repoRoot, "dist", "cli", "everyday.js"), "utf8");
+    const whole = await readFile(join(repoRoot, "dist", "cli", "program.js"), "utf8");
+    assert.ok(everyday.length < whole.length * 0.9, `everyday.js ${everyday.length} bytes, program.js ${whole.length}`);
   });
 
   it("prints its version and a user error as one line", async () => {

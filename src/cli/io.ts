@@ -23,8 +23,14 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
-/** The process's streams and environment, for the binary. */
+/**
+ * The process's streams and environment, for the binary. A reader that stops early (`| head`)
+ * closes standard output: what is left to write has nowhere to go and is dropped, as by a program
+ * that SIGPIPE ends, instead of ending the run in an unhandled EPIPE error (kube-inject also stops
+ * its work then; see manifest-result.ts).
+ */
 export function processIo(): CliIo {
+  if (!process.stdout.listeners("error").includes(dropWhenClosed)) process.stdout.on("error", dropWhenClosed);
   return {
     // Read only when asked for: touching process.stdin opens it.
     get stdin() {
@@ -34,6 +40,10 @@ export function processIo(): CliIo {
     stderr: process.stderr,
     env: process.env,
   };
+}
+
+function dropWhenClosed(e: NodeJS.ErrnoException): void {
+  if (e.code !== "EPIPE") throw e;
 }
 
 /**
