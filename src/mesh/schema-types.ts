@@ -69,9 +69,14 @@ export interface EnumDef {
 
 /** protoc's JSON name: underscores dropped, the letter after each one upper-cased. */
 export function jsonName(proto: string): string {
+  // Most names have no underscore. Indexes, not a for-of over the string: the schema's few hundred
+  // names are read at the start of every command, in V8's interpreter, where a string iterator
+  // allocates at each character.
+  if (!proto.includes("_")) return proto;
   let out = "";
   let upper = false;
-  for (const c of proto) {
+  for (let i = 0; i < proto.length; i++) {
+    const c = proto[i] as string;
     if (c === "_") {
       upper = true;
       continue;

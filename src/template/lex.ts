@@ -84,6 +84,14 @@ export interface LexOptions {
 
 type StateFn = ((l: Lexer) => StateFn) | null;
 
+/** What Lexer.atRightDelim finds. */
+enum RightDelim {
+  None,
+  Plain,
+  /** ` -}}` */
+  Trimmed,
+}
+
 class Lexer {
   readonly items: Item[] = [];
   pos = 0;
@@ -152,12 +160,16 @@ class Lexer {
     return null;
   }
 
-  /** Whether the input at pos is a right delimiter, and whether it carries a trim marker. */
-  atRightDelim(): [delim: boolean, trim: boolean] {
+  /**
+   * Whether the input at pos is a right delimiter, and whether it carries a trim marker. A number,
+   * not a tuple: this runs at every rune of an action, in V8's interpreter for a short command,
+   * where each returned array and destructuring allocates.
+   */
+  atRightDelim(): RightDelim {
     if (hasRightTrimMarker(this.input, this.pos) && this.input.startsWith(RIGHT_DELIM, this.pos + TRIM_MARKER_LEN)) {
-      return [true, true];
+      return RightDelim.Trimmed;
     }
-    return [this.input.startsWith(RIGHT_DELIM, this.pos), false];
+    return this.input.startsWith(RIGHT_DELIM, this.pos) ? RightDelim.Plain : RightDelim.None;
   }
 
   /** Whether the next rune ends an operand. */
@@ -265,8 +277,9 @@ function lexComment(l: Lexer): StateFn {
   const x = l.input.indexOf(RIGHT_COMMENT, l.pos);
   if (x < 0) return l.errorf("unclosed comment");
   l.pos = x + RIGHT_COMMENT.length;
-  const [delim, trim] = l.atRightDelim();
-  if (!delim) return l.errorf("comment ends before closing delimiter");
+  const delim = l.atRightDelim();
+  if (delim === RightDelim.None) return l.errorf("comment ends before closing delimiter");
+  const trim = delim === RightDelim.Trimmed;
   // Comments are not kept: the parser would drop them anyway.
   if (trim) l.pos += TRIM_MARKER_LEN;
   l.pos += RIGHT_DELIM.length;
@@ -276,7 +289,7 @@ function lexComment(l: Lexer): StateFn {
 }
 
 function lexRightDelim(l: Lexer): StateFn {
-  const [, trim] = l.atRightDelim();
+  const trim = l.atRightDelim() === RightDelim.Trimmed;
   if (trim) {
     l.pos += TRIM_MARKER_LEN;
     l.ignore();
@@ -291,8 +304,7 @@ function lexRightDelim(l: Lexer): StateFn {
 }
 
 function lexInsideAction(l: Lexer): StateFn {
-  const [delim] = l.atRightDelim();
-  if (delim) {
+  if (l.atRightDelim() !== RightDelim.None) {
     if (l.parenDepth === 0) return lexRightDelim;
     return l.errorf("unclosed left paren");
   }
