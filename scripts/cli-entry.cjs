@@ -7,8 +7,8 @@
 //   - Node 22.1+ does it itself (module.enableCompileCache, a folder under the OS's temp dir);
 //   - older Node has no such cache, so the bundle is compiled here with vm.Script and the code V8
 //     compiled for it while the command ran (cachedData, functions compiled lazily included) is
-//     written once to a folder under the OS's temp dir, keyed by the bundle's path, size and time
-//     and by V8's version. Anything that fails here falls back to compiling as usual.
+//     written once to a folder under the OS's temp dir, keyed by the bundle's path, size and time,
+//     V8's version and the command. Anything that fails here falls back to compiling as usual.
 // NODE_DISABLE_COMPILE_CACHE=1 turns either off, and so does --enable-source-maps (stack traces then
 // name the source files; the bundles are minified). Plain CommonJS: it runs before anything else.
 "use strict";
@@ -28,12 +28,12 @@ function loadWithCodeCache() {
   const uid = typeof process.getuid === "function" ? `-${process.getuid()}` : "";
   const dir = path.join(os.tmpdir(), `meshinject-compile-cache${uid}`);
   const safe = (text) => text.replace(/[^A-Za-z0-9.-]/g, "_");
-  // One file per installed bundle: its name starts with the bundle's path.
-  const prefix = `${safe(program)}_`;
-  const file = path.join(
-    dir,
-    `${prefix}${safe(`${stat.size}|${stat.mtimeMs}|${process.versions.v8}|${process.arch}`)}.bin`,
-  );
+  // One file per bundle build and command: a command's cache holds the code its own run compiled,
+  // so that a first run of another (`--help`) does not leave kube-inject compiling most of its code.
+  const bundle = `${safe(program)}_`;
+  const build = `${bundle}${safe(`${stat.size}|${stat.mtimeMs}|${process.versions.v8}|${process.arch}`)}_`;
+  const command = /^[a-z][a-z-]{0,31}$/.test(process.argv[2] ?? "") ? process.argv[2] : "other";
+  const file = path.join(dir, `${build}${command}.bin`);
   let cachedData;
   try {
     cachedData = fs.readFileSync(file);
@@ -54,7 +54,7 @@ function loadWithCodeCache() {
         fs.renameSync(temp, file);
         // The caches of this bundle's earlier builds (or of another Node) are of no more use.
         for (const name of fs.readdirSync(dir)) {
-          if (name.startsWith(prefix) && name.endsWith(".bin") && path.join(dir, name) !== file) {
+          if (name.startsWith(bundle) && !name.startsWith(build) && name.endsWith(".bin")) {
             fs.rmSync(path.join(dir, name), { force: true });
           }
         }

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -121,6 +121,11 @@ describe("the built binary (dist/cli/main.js)", { skip }, () => {
       assert.equal(warm.stdout, cold.stdout);
       const off = run({ NODE_DISABLE_COMPILE_CACHE: "1" }, "kube-inject", "-f", "examples/curl.yaml");
       assert.equal(off.stdout, cold.stdout);
+      // A cache per command: the first run of another command does not stand in for kube-inject's.
+      assert.equal(run(env, "--version").status, 0);
+      const [folder] = await readdir(cacheHome);
+      const files = await readdir(join(cacheHome, folder ?? ""));
+      assert.deepEqual(files.map((f) => f.replace(/^.*_/, "")).sort(), ["kube-inject.bin", "other.bin"]);
     } finally {
       await rm(cacheHome, { recursive: true, force: true });
     }
