@@ -333,6 +333,11 @@ describe("meshinject check-inject", () => {
       await run({ "p.yaml": pod("web"), "c.yaml": "policy: [on]\n" }, ["-f", "p.yaml", "--injectConfigFile", "c.yaml"]),
       /^meshinject: c\.yaml: policy: must be a string/,
     );
+    // Refused before any connection is tried (it once became a NaN timeout).
+    assertFailed(
+      await run({}, ["deployment/web", "-n", "shop", "--request-timeout", "abc"]),
+      /^meshinject: --request-timeout must be a number of seconds above 0, got "abc"\n$/,
+    );
   });
 
   it("reports a policy Istio accepts but that injects nothing, as Istio decides it", async () => {

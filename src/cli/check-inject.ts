@@ -23,6 +23,7 @@ import {
 import { CheckInjectError, checkInjectReport } from "../report/check-inject-report.js";
 import { WebhookConfigError, webhookConfiguration } from "../webhook/webhook-config.js";
 import { LiveInputError, readLiveInputs } from "./check-inject-live.js";
+import { CliError } from "./cli-error.js";
 import {
   filenameOption,
   inputName,
@@ -30,8 +31,10 @@ import {
   namespaceOption,
   runManifestCommand,
 } from "./manifest-command.js";
+import { requestTimeoutMs } from "./request-timeout.js";
 
 const isUserError = (e: unknown) =>
+  e instanceof CliError ||
   e instanceof ClusterError ||
   e instanceof LiveInputError ||
   e instanceof CheckInjectError ||
@@ -174,7 +177,7 @@ export function checkInjectCommand(io: ManifestCommandIO): Command {
                 readInjectorConfig: opts.injectConfigFile === undefined,
                 kubeconfig: opts.kubeconfig,
                 context: opts.context,
-                timeoutMs: opts.requestTimeout === undefined ? undefined : Number(opts.requestTimeout) * 1000,
+                timeoutMs: requestTimeoutMs(opts.requestTimeout),
               })
             : undefined;
         if (live !== undefined) notes.push(...live.notes);

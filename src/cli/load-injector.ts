@@ -15,6 +15,7 @@ import { applyIstioOperator } from "../inject/istio-operator.js";
 import { oneLine } from "../kube/one-line.js";
 import { type CliIo, stdinOnRead } from "./io.js";
 import { InputError, readInputText } from "./read-input.js";
+import { requestTimeoutMs } from "./request-timeout.js";
 
 /** The flags that choose the configuration. */
 export interface InjectorFlags {
@@ -45,15 +46,6 @@ function wantsCluster(opts: InjectorFlags): boolean {
   );
 }
 
-function timeoutMs(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new InjectorFlagsError(`--request-timeout must be a number of seconds above 0, got ${JSON.stringify(value)}`);
-  }
-  return seconds * 1000;
-}
-
 /** The cluster's ConfigMap keys for what neither a file nor the IstioOperator file gives. */
 async function clusterTexts(opts: InjectorFlags, revision: string): Promise<ClusterConfig> {
   const want = {
@@ -66,7 +58,7 @@ async function clusterTexts(opts: InjectorFlags, revision: string): Promise<Clus
     const cluster = await connectCluster({
       kubeconfig: opts.kubeconfig,
       context: opts.context,
-      timeoutMs: timeoutMs(opts.requestTimeout),
+      timeoutMs: requestTimeoutMs(opts.requestTimeout),
     });
     return await readClusterConfig(cluster, {
       istioNamespace: opts.istioNamespace ?? "istio-system",
