@@ -5,9 +5,11 @@
 // objects with the API server's Status bodies for errors. A route can be scripted to answer another
 // status, or slowly, to exercise the client's error paths.
 import { once } from "node:events";
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { selfSignedCertificate } from "../src/webhook/tls-self-signed.js";
 
@@ -160,4 +162,51 @@ current-context: fake
       await once(server, "close");
     },
   };
+}
+
+/**
+ * A plainer fake for code that runs inside a pod (the webhook's namespace reads, its istiod check):
+ * HTTPS on loopback and the service-account files a pod would have (a token and the CA) in a
+ * temporary folder, with no fixtures: each request is recorded and `handler` answers it.
+ */
+export interface InClusterApiServer {
+  port: number;
+  /** The temporary folder: `token`, `ca.crt`, and room for more. */
+  dir: string;
+  tokenFile: string;
+  caFile: string;
+  /** The requests so far: path and Authorization header. */
+  seen: { path: string | undefined; auth: string | undefined }[];
+  /** Answers each request; replace it per test (by default it never answers). */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The environment a pod gets for its API server. */
+  env(): Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startInClusterApiServer(token = "secret-token"): Promise<InClusterApiServer> {
+  const cert = selfSignedCertificate({ hosts: ["127.0.0.1"] });
+  const dir = await mkdtemp(join(tmpdir(), "meshinject-api-"));
+  await writeFile(join(dir, "token"), `${token}\n`);
+  await writeFile(join(dir, "ca.crt"), cert.cert);
+  const server = createServer({ cert: cert.cert, key: cert.key }, (req, res) => {
+    fake.seen.push({ path: req.url, auth: req.headers.authorization });
+    fake.handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const fake: InClusterApiServer = {
+    port: (server.address() as AddressInfo).port,
+    dir,
+    tokenFile: join(dir, "token"),
+    caFile: join(dir, "ca.crt"),
+    seen: [],
+    handler: () => {},
+    env: () => ({ KUBERNETES_SERVICE_HOST: "127.0.0.1", KUBERNETES_SERVICE_PORT: String(fake.port) }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return fake;
 }

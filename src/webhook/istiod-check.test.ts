@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
-import { type FakeApiServer, startFakeApiServer } from "./fake-api-server.js";
+import { type InClusterApiServer, startInClusterApiServer } from "../../test/fake-apiserver.js";
 import {
   checkIstiodWebhooks,
   type IstiodCheckOptions,
@@ -55,9 +55,9 @@ describe("overlappingIstiodWebhooks", () => {
 type Json = Record<string, unknown>;
 
 describe("checkIstiodWebhooks against a fake API server (HTTPS, loopback)", () => {
-  let api: FakeApiServer;
+  let api: InClusterApiServer;
   before(async () => {
-    api = await startFakeApiServer("the-token");
+    api = await startInClusterApiServer("the-token");
   });
   after(() => api.close());
 

@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type FakeApiServer, startFakeApiServer } from "./fake-api-server.js";
+import { type InClusterApiServer, startInClusterApiServer } from "../../test/fake-apiserver.js";
 import { type InClusterOptions, inClusterNamespaces, staticNamespaces } from "./namespaces.js";
 import { selfSignedCertificate } from "./tls-self-signed.js";
 
@@ -17,9 +17,9 @@ describe("staticNamespaces", () => {
 });
 
 describe("inClusterNamespaces", () => {
-  let api: FakeApiServer;
+  let api: InClusterApiServer;
   before(async () => {
-    api = await startFakeApiServer();
+    api = await startInClusterApiServer();
   });
   after(() => api.close());
 
