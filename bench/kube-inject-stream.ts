@@ -29,6 +29,7 @@ import { mapYamlStream } from "../src/kube/stream.js";
 import { processTemplateHost } from "../src/webhook/template-host.js";
 import { deploymentStream } from "../test/deployment-stream.js";
 import { defaultInjectOptions } from "./inject-options.js";
+import { median } from "./timing.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -119,7 +120,6 @@ async function cpuMs(work: () => unknown): Promise<number> {
   return (used.user + used.system) / 1000;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 const mib = (kib: number) => (kib / 1024).toFixed(1);
 

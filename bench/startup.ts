@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { printTable } from "./timing.js";
+import { median, printTable } from "./timing.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const bin = join(root, "dist", "cli", "main.js");
@@ -102,11 +102,6 @@ try {
     }
   }
 
-  const median = (xs: readonly number[]) => {
-    const s = [...xs].sort((a, b) => a - b);
-    const mid = s.length >> 1;
-    return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-  };
   const base = median(wall.get(baseline) ?? []);
   const baseCpu = median(cpu.get(baseline) ?? []);
   const problems: string[] = [];

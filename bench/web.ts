@@ -23,11 +23,11 @@ import { CHROMIUM, CHROMIUM_ARGS } from "../test/chromium.js";
 import { buildWeb } from "../web/build.js";
 import { EXAMPLES } from "../web/examples.js";
 import { INITIAL_STATE, runPlayground } from "../web/playground.js";
+import { median } from "./timing.js";
 
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 30;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const p90 = (xs: number[]) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))] ?? Number.NaN;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;

@@ -23,7 +23,7 @@ import type { InjectorSettings } from "../src/inject/inject.js";
 import { loadInjector } from "../src/inject/injector.js";
 import { reviewBody, type WebhookState } from "../src/webhook/admission.js";
 import { recordingSidecar } from "./recording-template.js";
-import { chooseRuns, formatNs, printTable, warmUp } from "./timing.js";
+import { chooseRuns, formatNs, median, printTable, warmUp } from "./timing.js";
 import { EXAMPLE } from "./webhook-review.js";
 
 /** The example review whose container has `n` env vars (n = 0: the example itself), as JSON text. */
@@ -44,14 +44,6 @@ export interface ReviewFigures {
   floorNs: number;
   /** Median over the rounds of ours/floor. */
   ratio: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** ours = the handler's work on a body; checks once that it injects. */
