@@ -116,16 +116,20 @@ async function bundleCli() {
     },
   };
   /**
-   * A bundled package's module with one eager statement (`eager`) replaced by `onUse`, which loads
-   * the same Node module when it is first used; the build fails if the package no longer has it.
+   * A bundled module with eager statements replaced by code that loads the same module when it is
+   * first used: `replacements` are [eager, onUse] pairs; the build fails if the module no longer has
+   * one of the eager texts.
    */
-  const loadOnUse = (name, filter, eager, onUse) => ({
+  const loadOnUse = (name, filter, replacements, loader = "js") => ({
     name,
     setup(b) {
       b.onLoad({ filter }, (args) => {
-        const text = readFileSync(args.path, "utf8");
-        if (!text.includes(eager)) throw new Error(`${args.path}: no longer has ${eager}`);
-        return { contents: text.replace(eager, onUse), loader: "js" };
+        let text = readFileSync(args.path, "utf8");
+        for (const [eager, onUse] of replacements) {
+          if (!text.includes(eager)) throw new Error(`${args.path}: no longer has ${eager}`);
+          text = text.replace(eager, onUse);
+        }
+        return { contents: text, loader };
       });
     },
   });
@@ -134,8 +138,12 @@ async function bundleCli() {
   const commanderSpawnOnUse = loadOnUse(
     "commander-spawn-on-use",
     /[\\/]commander[\\/]lib[\\/]command\.js$/,
-    "const childProcess = require('node:child_process');",
-    "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+    [
+      [
+        "const childProcess = require('node:child_process');",
+        "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+      ],
+    ],
   );
   // bcryptjs imports node:crypto only as a fallback for Web Crypto's getRandomValues (which Node 20
   // has); loading node:crypto at the start of every command costs more than the rest of bcryptjs, so
@@ -144,8 +152,19 @@ async function bundleCli() {
   const bcryptCryptoOnUse = loadOnUse(
     "bcryptjs-crypto-on-use",
     /[\\/]bcryptjs[\\/]index\.js$/,
-    'import nodeCrypto from "crypto";',
-    "const nodeCrypto = { randomBytes: (n) => require('node:crypto').randomBytes(n) };",
+    [['import nodeCrypto from "crypto";', "const nodeCrypto = { randomBytes: (n) => require('node:crypto').randomBytes(n) };"]],
+  );
+  // Go's regexp (src/go/regexp/regexp.ts) compiles with re2js, whose start-up (its Unicode tables)
+  // is a few milliseconds of every command that injects, though only templates calling Sprig's regex
+  // functions use it: the bundled copy loads re2js at the first compile.
+  const re2jsOnUse = loadOnUse(
+    "re2js-on-use",
+    /[\\/]src[\\/]go[\\/]regexp[\\/]regexp\.ts$/,
+    [
+      ['import { type Matcher, RE2JS } from "re2js";', 'import type { Matcher, RE2JS } from "re2js";'],
+      ["RE2JS.compile(t.withoutNames)", '(require("re2js") as typeof import("re2js")).RE2JS.compile(t.withoutNames)'],
+    ],
+    "ts",
   );
   /** Each dynamic import SERVER_STACK_IMPORTS names becomes a module that fails when it is run. */
   const withoutServerStack = {
@@ -175,7 +194,7 @@ async function bundleCli() {
     minify: true,
     logLevel: "warning",
   };
-  const plugins = [moduleUrlAsBuilt, commanderSpawnOnUse, bcryptCryptoOnUse];
+  const plugins = [moduleUrlAsBuilt, commanderSpawnOnUse, bcryptCryptoOnUse, re2jsOnUse];
   await build({ ...common, outfile: join(outdir, "program.js"), plugins });
   await build({ ...common, outfile: join(outdir, "everyday.js"), plugins: [withoutServerStack, ...plugins] });
   const entryText = readFileSync(join(root, "scripts", "cli-entry.cjs"), "utf8");
