@@ -135,25 +135,22 @@ async function bundleCli() {
   });
   // commander needs node:child_process only to run an executable subcommand (we have none); loading
   // it is a good part of commander's start-up, so the bundled copy requires it when first used.
-  const commanderSpawnOnUse = loadOnUse(
-    "commander-spawn-on-use",
-    /[\\/]commander[\\/]lib[\\/]command\.js$/,
+  const commanderSpawnOnUse = loadOnUse("commander-spawn-on-use", /[\\/]commander[\\/]lib[\\/]command\.js$/, [
     [
-      [
-        "const childProcess = require('node:child_process');",
-        "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
-      ],
+      "const childProcess = require('node:child_process');",
+      "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
     ],
-  );
+  ]);
   // bcryptjs imports node:crypto only as a fallback for Web Crypto's getRandomValues (which Node 20
   // has); loading node:crypto at the start of every command costs more than the rest of bcryptjs, so
   // the bundled copy requires it when that fallback is first reached (the library and the browser
   // build keep the package as published).
-  const bcryptCryptoOnUse = loadOnUse(
-    "bcryptjs-crypto-on-use",
-    /[\\/]bcryptjs[\\/]index\.js$/,
-    [['import nodeCrypto from "crypto";', "const nodeCrypto = { randomBytes: (n) => require('node:crypto').randomBytes(n) };"]],
-  );
+  const bcryptCryptoOnUse = loadOnUse("bcryptjs-crypto-on-use", /[\\/]bcryptjs[\\/]index\.js$/, [
+    [
+      'import nodeCrypto from "crypto";',
+      "const nodeCrypto = { randomBytes: (n) => require('node:crypto').randomBytes(n) };",
+    ],
+  ]);
   // Go's regexp (src/go/regexp/regexp.ts) compiles with re2js, whose start-up (its Unicode tables)
   // is a few milliseconds of every command that injects, though only templates calling Sprig's regex
   // functions use it: the bundled copy loads re2js at the first compile.

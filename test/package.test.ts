@@ -170,6 +170,20 @@ describe("the built binary (dist/cli/main.js)", { skip }, () => {
     assert.ok(everyday.length < whole.length * 0.9, `everyday.js ${everyday.length} bytes, program.js ${whole.length}`);
   });
 
+  it("runs Sprig's regex functions (re2js, loaded by the bundle at the first compile)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "meshinject-regex-"));
+    try {
+      const file = join(dir, "t.tmpl");
+      await writeFile(file, '{{ regexFind "[a-z]+" "123abc456" }} {{ regexReplaceAll "a(x*)b" "-ab-axxb-" "$1W" }}');
+      const r = run({}, "template", "render", "-f", file);
+      assert.equal(r.stderr, "");
+      // Go reads $1W as ${1W}, a group that does not exist: empty.
+      assert.equal(r.stdout, "abc ---");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("prints its version and a user error as one line", async () => {
     const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
     assert.equal(run({}, "--version").stdout, `${pkg.version}\n`);
