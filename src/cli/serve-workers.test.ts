@@ -2,7 +2,7 @@
 // metrics port reports their aggregate, certificate and config reloads reach both, a killed worker is
 // replaced, and SIGTERM drains requests in flight on every worker before the primary exits 0.
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { type LogLine, Logs } from "../../test/json-logs.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { call, metricValue, postReview, scrapeMetrics } from "../webhook/https-client.js";
 import { selfSignedCertificate } from "../webhook/tls-self-signed.js";
@@ -23,55 +24,6 @@ const EXAMPLE_TEXT = readFileSync(new URL("../../examples/admission-review.json"
 const EXAMPLE = JSON.parse(EXAMPLE_TEXT.toString("utf8"));
 const dir = mkdtempSync(join(tmpdir(), "meshinject-workers-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-type LogLine = Record<string, unknown>;
-
-/** The JSON log lines of a child's stdout, and waits for lines that match. */
-class Logs {
-  readonly lines: LogLine[] = [];
-  private waiters: (() => void)[] = [];
-  private exit: string | undefined;
-  constructor(child: ChildProcess) {
-    child.once("exit", (code, signal) => {
-      this.exit = `exited (code ${code}, signal ${signal})`;
-      for (const w of this.waiters) w();
-    });
-    let buffered = "";
-    child.stdout?.setEncoding("utf8");
-    child.stdout?.on("data", (chunk: string) => {
-      buffered += chunk;
-      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-        this.lines.push(JSON.parse(buffered.slice(0, nl)) as LogLine);
-        buffered = buffered.slice(nl + 1);
-      }
-      for (const w of this.waiters) w();
-    });
-  }
-  /** Lines matching `match` (the first `count` of them), once there are that many. */
-  async wait(what: string, match: (l: LogLine) => boolean, count = 1, timeoutMs = 60_000): Promise<LogLine[]> {
-    const found = () => this.lines.filter(match);
-    const end = Date.now() + timeoutMs;
-    while (found().length < count) {
-      if (this.exit !== undefined) assert.fail(`${this.exit} before ${count} × ${what}; log:\n${this.tail()}`);
-      if (Date.now() > end) assert.fail(`timed out waiting for ${count} × ${what}; log:\n${this.tail()}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, 200);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-      this.waiters = [];
-    }
-    return found().slice(0, count);
-  }
-  tail(): string {
-    return this.lines
-      .slice(-15)
-      .map((l) => JSON.stringify(l))
-      .join("\n");
-  }
-}
 
 /** Writes a file the way an editor or `kubectl cp` would not leave half-written: temp, then rename. */
 function replaceFile(path: string, text: string): void {

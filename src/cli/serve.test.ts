@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { Logs } from "../../test/json-logs.js";
 import { runMeshinject } from "../../test/meshinject-cli.js";
 import { postReview } from "../webhook/https-client.js";
 import { curlHint, listenErrorMessage, readNamespacesFile } from "./serve.js";
@@ -37,35 +38,15 @@ async function serveToExit(args: string[]): Promise<{ code: number | null; stder
   return { code, stderr };
 }
 
-/** Collects the JSON log lines and resolves with the first one whose msg matches. */
-function logLine(child: ChildProcess, lines: Record<string, unknown>[], msg: RegExp): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    let buffered = "";
-    child.stdout?.setEncoding("utf8");
-    child.stdout?.on("data", (chunk: string) => {
-      buffered += chunk;
-      let nl = buffered.indexOf("\n");
-      while (nl >= 0) {
-        const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
-        lines.push(line);
-        buffered = buffered.slice(nl + 1);
-        if (msg.test(String(line.msg))) resolve(line);
-        nl = buffered.indexOf("\n");
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`exited with ${code} before logging ${msg}`)));
-  });
-}
-
 describe("meshinject serve", () => {
   test("no flags: built-in config, self-signed certificate, a curl hint; SIGTERM exits 0", {
     timeout: 30_000,
   }, async () => {
     const child = serve(["--port", "0", "--metrics-port", "0"]);
-    const lines: Record<string, unknown>[] = [];
+    const logs = new Logs(child);
     try {
-      const hint = await logLine(child, lines, /self-signed certificate/);
-      const listening = lines.find((l) => l.msg === "sidecar injector webhook listening");
+      const [hint = {}] = await logs.wait("the certificate hint", (l) => /self-signed certificate/.test(String(l.msg)));
+      const listening = logs.lines.find((l) => l.msg === "sidecar injector webhook listening");
       const port = Number(listening?.port);
       assert.ok(port > 0);
       // From a source checkout the hint names the example by its absolute path: it works from any folder.
@@ -87,7 +68,7 @@ describe("meshinject serve", () => {
       child.kill("SIGTERM");
       const [code] = await exited;
       assert.equal(code, 0);
-      assert.ok(lines.some((l) => l.msg === "stopped"));
+      assert.ok(logs.lines.some((l) => l.msg === "stopped"));
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }
@@ -110,11 +91,11 @@ describe("meshinject serve", () => {
       "--shutdown-timeout",
       "300",
     ]);
-    const lines: Record<string, unknown>[] = [];
+    const logs = new Logs(child);
     const sockets: Socket[] = [];
     try {
-      await logLine(child, lines, /self-signed certificate/);
-      const port = Number(lines.find((l) => l.msg === "sidecar injector webhook listening")?.port);
+      await logs.wait("the certificate hint", (l) => /self-signed certificate/.test(String(l.msg)));
+      const port = Number(logs.lines.find((l) => l.msg === "sidecar injector webhook listening")?.port);
       // Plain TCP connections that send nothing, and one with half a ClientHello: the handshake
       // timeout (10 s) is far off, so only the shutdown can close them.
       for (let i = 0; i < 20; i++) {
@@ -132,8 +113,8 @@ describe("meshinject serve", () => {
       clearTimeout(timer);
       assert.equal(signal, null, `still running ${Date.now() - signalled} ms after SIGTERM: killed`);
       assert.equal(code, 0);
-      assert.ok(lines.some((l) => l.msg === "shutdown timeout: closing remaining connections"));
-      assert.ok(lines.some((l) => l.msg === "stopped"));
+      assert.ok(logs.lines.some((l) => l.msg === "shutdown timeout: closing remaining connections"));
+      assert.ok(logs.lines.some((l) => l.msg === "stopped"));
     } finally {
       for (const socket of sockets) socket.destroy();
       if (child.exitCode === null) child.kill("SIGKILL");
