@@ -396,16 +396,26 @@ function sparsePositions(v: Record<string, unknown>, keys: string[], codec: Stru
   const sparse = codec.sparse;
   if (sparse === undefined) return undefined;
   const out: number[] = [];
+  // Keys in field order (an object typed already) need no sort.
+  let ordered = true;
+  let last = -1;
   for (const k of keys) {
     const i = sparse.position.get(k);
     if (i === undefined) return undefined;
+    if (i < last) ordered = false;
+    last = i;
     out.push(i);
   }
   for (const i of sparse.writtenWhenAbsent) {
-    if (!Object.hasOwn(v, (codec.fields[i] as FieldCodec).field.json)) out.push(i);
+    if (!Object.hasOwn(v, (codec.fields[i] as FieldCodec).field.json)) {
+      out.push(i);
+      ordered = false;
+    }
   }
-  return out.sort((a, b) => a - b);
+  return ordered ? out : out.sort(byNumber);
 }
+
+const byNumber = (a: number, b: number) => a - b;
 
 /** {@link marshal} for a struct type. */
 function marshalStruct(

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
+import fc from "fast-check";
 import { splitYamlStream } from "../../kube/stream.js";
 import { readYaml, YamlError } from "./read.js";
-import { resolvePlain } from "./resolve.js";
+import { plainIsString, resolvePlain, WORDS } from "./resolve.js";
 import { compareYamlKeys, writeYaml } from "./write.js";
 
 const CORPUS = new URL("../../../../shared/conformance/istio-inject/", import.meta.url).pathname;
@@ -49,6 +50,19 @@ test("resolvePlain follows go-yaml's resolve", () => {
   assert.equal(resolvePlain("2020-1-2T3:04:05Z").tag, "timestamp");
   assert.equal(resolvePlain("1e400").tag, "str");
   assert.equal(resolvePlain("<<").tag, "str");
+});
+
+test('plainIsString is resolvePlain(text).tag === "str"', () => {
+  const texts = [
+    ...WORDS.keys(),
+    ...["a", "z", "yes!", "nope", "off-by-one", "~x", ".", ".5", ".x", "+", "-", "-1", "+1.5", "0x1F", "0777", "1_000"],
+    ...["1e3", "2020-01-02", "12:30", "<<", "=", "/path", "_x", "Nan", ".NaN", "-.inf", "+.Inf", "{}", "[", " a", "é"],
+  ];
+  for (const t of texts) assert.equal(plainIsString(t), resolvePlain(t).tag === "str", JSON.stringify(t));
+  fc.assert(
+    fc.property(fc.string({ maxLength: 8 }), (t) => plainIsString(t) === (resolvePlain(t).tag === "str")),
+    { numRuns: 2000 },
+  );
 });
 
 test("writeYaml: sigs.k8s.io/yaml style", () => {
