@@ -371,7 +371,6 @@ interface StructCodec {
   sparse?: { position: Map<string, number>; writtenWhenAbsent: number[] };
 }
 
-
 function structCodecOf(info: TypeInfo, type: string): StructCodec {
   if (info.struct === undefined) {
     const def = structDef(type);
