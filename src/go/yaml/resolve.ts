@@ -73,6 +73,20 @@ function isTimestamp(s: string): boolean {
   return true;
 }
 
+/**
+ * Digits only, without a leading zero (or "0" itself), few enough for a double to hold exactly: the
+ * commonest number (a port, a user id), which every rule below reads as that decimal int.
+ */
+function isPlainDecimal(text: string): boolean {
+  const n = text.length;
+  if (n > 15 || (n > 1 && text.charCodeAt(0) === 0x30)) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 /** The meaning go-yaml v2 gives a plain (unquoted, untagged) scalar. */
 export function resolvePlain(text: string): Resolved {
   const word = WORDS.get(text);
@@ -82,6 +96,7 @@ export function resolvePlain(text: string): Resolved {
     const v = Number(text);
     if (Number.isFinite(v)) return { tag: "float", value: v };
   }
+  if (hint === "D" && isPlainDecimal(text)) return { tag: "int", value: Number(text), text };
   if (hint === "D" || hint === "S") {
     if (isTimestamp(text)) return { tag: "timestamp", value: text };
     const plain = text.replaceAll("_", "");

@@ -140,8 +140,16 @@ function sortedKeys(obj: Record<string, unknown>): string[] {
     if (yamlKeyLess(b, a)) return [b, a];
     return present;
   }
-  if (present.length > 2) present.sort(compareYamlKeys);
+  if (present.length > 2) present.sort(present.every(isAscii) ? compareAsciiYamlKeys : compareYamlKeys);
   return present;
+}
+
+const isAscii = (s: string) => !NON_ASCII.test(s);
+
+/** {@link compareYamlKeys} for keys known to be ASCII (tested once per key, not per comparison). */
+function compareAsciiYamlKeys(a: string, b: string): number {
+  if (a === b) return 0;
+  return asciiKeyLess(a, b) ? -1 : 1;
 }
 
 /** Characters of {@link isSafePlain} strings after the first. */

@@ -50,6 +50,18 @@ test("resolvePlain follows go-yaml's resolve", () => {
   assert.equal(resolvePlain("2020-1-2T3:04:05Z").tag, "timestamp");
   assert.equal(resolvePlain("1e400").tag, "str");
   assert.equal(resolvePlain("<<").tag, "str");
+  // Decimals: ints as strconv reads them (a leading zero is octal; 16 digits and more go through BigInt).
+  assert.deepEqual(resolvePlain("0"), { tag: "int", value: 0, text: "0" });
+  assert.deepEqual(resolvePlain("15001"), { tag: "int", value: 15001, text: "15001" });
+  assert.deepEqual(resolvePlain("007"), { tag: "int", value: 7, text: "007" });
+  assert.deepEqual(resolvePlain("999999999999999"), { tag: "int", value: 999999999999999, text: "999999999999999" });
+  assert.deepEqual(resolvePlain("12345678901234567"), {
+    tag: "int",
+    value: 12345678901234568,
+    text: "12345678901234567",
+  });
+  assert.deepEqual(resolvePlain("1_000"), { tag: "int", value: 1000, text: "1000" });
+  assert.deepEqual(resolvePlain("09"), { tag: "float", value: 9 });
 });
 
 test('plainIsString is resolvePlain(text).tag === "str"', () => {
