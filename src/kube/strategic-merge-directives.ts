@@ -3,6 +3,7 @@
  * `$deleteFromPrimitiveList/<key>` and `$setElementOrder/<key>` keys, plus the cleaning of values
  * copied from a patch (directives and nulls dropped).
  */
+import { setOwn } from "../go/json.js";
 import {
   DELETE,
   DELETE_FROM_PRIMITIVE_LIST,
@@ -97,9 +98,8 @@ function cleaned(v: unknown): unknown {
 /** Stores a patch value under a key the original lacks (or holds with another type). */
 export function setCleaned(target: JsonMap, key: string, patchV: unknown): void {
   const value = cleaned(patchV);
-  // defineProperty: a `__proto__` key is data, never the target's prototype.
-  if (value !== DROPPED)
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // setOwn: a `__proto__` key is data, never the target's prototype.
+  if (value !== DROPPED) setOwn(target, key, value);
   else delete target[key];
 }
 

@@ -653,3 +653,12 @@ it("a value the original lacks is stored without its nulls and `$patch` objects,
     { numRuns: 500 },
   );
 });
+
+it("keeps a __proto__ key of the patch as data", () => {
+  const merged = strategicMerge({}, JSON.parse('{"extra": {"__proto__": {"polluted": true}}}')) as {
+    extra: object;
+  };
+  assert.deepEqual(Object.keys(merged.extra), ["__proto__"]);
+  assert.equal(Object.getPrototypeOf(merged.extra), Object.prototype);
+  assert.equal(({} as { polluted?: boolean }).polluted, undefined);
+});
