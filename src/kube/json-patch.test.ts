@@ -299,3 +299,27 @@ describe("checkPatchApplies", () => {
     assert.equal(({} as { list?: unknown }).list, undefined);
   });
 });
+
+describe("createPatch's choice between an array's edit and its replacement", () => {
+  it("takes the edit exactly when its JSON text is shorter than the replacement's", () => {
+    const size = (ops: readonly Operation[]) => ops.reduce((n, op) => n + JSON.stringify(op).length + 1, 0);
+    let edits = 0;
+    let replaces = 0;
+    for (let k = 0; k < 60; k++) {
+      for (const added of [{ name: "b", v: "x".repeat(k % 7) }, [1, "é", { q: '"' }], "y".repeat(k % 5)]) {
+        const original = { list: [{ name: "a", s: "s".repeat(k) }, "t"] };
+        const modified = { list: [{ name: "a", s: "s".repeat(k) }, "t", added, added] };
+        const edit: Operation[] = [
+          { op: "add", path: "/list/-", value: added },
+          { op: "add", path: "/list/-", value: added },
+        ];
+        const replace: Operation[] = [{ op: "replace", path: "/list", value: modified.list }];
+        const want = size(edit) < size(replace) ? edit : replace;
+        assert.deepEqual(createPatch(original, modified), want, `k=${k}`);
+        if (want === edit) edits++;
+        else replaces++;
+      }
+    }
+    assert.ok(edits > 0 && replaces > 0, `both choices made (${edits} edits, ${replaces} replacements)`);
+  });
+});

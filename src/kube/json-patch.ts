@@ -72,10 +72,34 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** The size of a patch as JSON text, which is what patch choices are weighed by. */
+/**
+ * The JSON text lengths of the objects and arrays measured during one {@link createPatch} (which
+ * modifies nothing it measures), so that a value added by an edit and then met again in the whole
+ * array the edit is weighed against is measured once. Made afresh by each createPatch.
+ */
+let measured: WeakMap<object, number> | undefined;
+
+/** `JSON.stringify(v).length` of a value of an operation, remembered for objects during a createPatch. */
+function valueLength(v: unknown): number {
+  if (typeof v !== "object" || v === null || measured === undefined)
+    return jsonLengthWithin(v, Number.POSITIVE_INFINITY);
+  let n = measured.get(v);
+  if (n === undefined) {
+    n = jsonLengthWithin(v, Number.POSITIVE_INFINITY);
+    measured.set(v, n);
+  }
+  return n;
+}
+
+/** The size of a patch as JSON text (each operation and a separator), which is what patch choices are weighed by. */
 function patchSize(ops: readonly Operation[]): number {
   let n = 0;
-  for (const op of ops) n += JSON.stringify(op).length + 1;
+  for (const op of ops) {
+    if ((op.op === "add" || op.op === "replace") && Object.keys(op).length === 3) {
+      // `{"op":"add","path":"...","value":...}`, with the value measured once.
+      n += op.op.length + 26 + stringLength(op.path) + valueLength(op.value) + 1;
+    } else n += JSON.stringify(op).length + 1;
+  }
   return n;
 }
 
@@ -130,13 +154,29 @@ function stringLength(s: string): number {
  */
 function editIsSmaller(editSize: number, path: string, value: readonly unknown[]): boolean {
   const head = `{"op":"replace","path":${JSON.stringify(path)},"value":`.length + 2; // "}" and the separator
-  return editSize - head < jsonLengthWithin(value, editSize - head);
+  const limit = editSize - head;
+  // jsonLengthWithin of the array, with its items measured already (added by the edit) not again.
+  let n = 2 + Math.max(0, value.length - 1);
+  for (const item of value) {
+    if (n > limit) return true;
+    const kind = typeof item;
+    const known = typeof item === "object" && item !== null ? measured?.get(item) : undefined;
+    // undefined, functions and symbols are written as null in an array
+    n +=
+      known ?? (item === undefined || kind === "function" || kind === "symbol" ? 4 : jsonLengthWithin(item, limit - n));
+  }
+  return limit < n;
 }
 
 /** The patch that turns `original` into `modified` (both plain JSON values). */
 export function createPatch(original: unknown, modified: unknown): Operation[] {
   const ops: Operation[] = [];
-  diffValue(original, modified, "", ops);
+  measured = new WeakMap();
+  try {
+    diffValue(original, modified, "", ops);
+  } finally {
+    measured = undefined;
+  }
   return ops;
 }
 
