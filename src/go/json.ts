@@ -21,10 +21,17 @@ export function cloneJson<T>(v: T): T {
   for (const key of Object.keys(v)) {
     const item = (v as Record<string, unknown>)[key];
     if (item === undefined) continue;
-    const value = cloneJson(item);
-    if (key === "__proto__")
-      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-    else out[key] = value;
+    setOwn(out, key, cloneJson(item));
   }
   return out as T;
+}
+
+/**
+ * `obj[key] = value` as an own data property of a plain object: a `__proto__` key is data, never
+ * the object's prototype (defined, which is much slower than assigning, so only for that key).
+ */
+export function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }

@@ -85,14 +85,7 @@ class StructView implements GoObject {
   goMethod(name: string) {
     if (this.type === "ObjectMeta") {
       const json = this[VIEW_JSON];
-      const getters: Record<string, string> = {
-        GetName: "Name",
-        GetNamespace: "Namespace",
-        GetGenerateName: "GenerateName",
-        GetLabels: "Labels",
-        GetAnnotations: "Annotations",
-      };
-      const field = getters[name];
+      const field = OBJECT_META_GETTERS.get(name);
       if (field) return goFunc(name, [], () => fieldOf("ObjectMeta", json, field));
     }
     return undefined;
@@ -105,16 +98,52 @@ class StructView implements GoObject {
   }
 }
 
+/** The getter methods of metav1.ObjectMeta that templates call, with the field each returns. */
+const OBJECT_META_GETTERS = new Map([
+  ["GetName", "Name"],
+  ["GetNamespace", "Namespace"],
+  ["GetGenerateName", "GenerateName"],
+  ["GetLabels", "Labels"],
+  ["GetAnnotations", "Annotations"],
+]);
+
+/** A struct's fields by Go name (the first of a name), and its embedded structs, in declaration order. */
+interface GoFields {
+  byName: Map<string, FieldDef>;
+  embedded: FieldDef[];
+}
+
+/**
+ * {@link GoFields} of each struct of the schema table, made when first asked for (the table is
+ * constant, so an entry never goes stale; there is at most one per struct); null for a type
+ * templates see no fields of (not in the table, or opaque: typed marshalling keeps it as given).
+ */
+const GO_FIELDS = new Map<string, GoFields | null>();
+
+function goFieldsOf(type: string): GoFields | null {
+  let fields = GO_FIELDS.get(type);
+  if (fields === undefined) {
+    const def = structDef(type);
+    fields = null;
+    if (def !== undefined && !def.opaque) {
+      const byName = new Map<string, FieldDef>();
+      for (const f of def.fields) if (!byName.has(f.go)) byName.set(f.go, f);
+      fields = { byName, embedded: def.fields.filter(isEmbedded) };
+    }
+    GO_FIELDS.set(type, fields);
+  }
+  return fields;
+}
+
 /** A field by Go name, looking through embedded structs as Go's field promotion does. */
 function fieldOf(type: string, json: Record<string, unknown>, name: string): GoValue | undefined {
-  const def = structDef(type);
-  // Templates see no fields of an opaque struct: typed marshalling keeps it as given.
-  if (def === undefined || def.opaque) return undefined;
-  for (const f of def.fields) if (f.go === name) return fieldValue(f, json);
-  for (const f of def.fields) {
-    if (!isEmbedded(f)) continue;
-    const inner = f.inline ? json : asObject(json[f.json]);
-    const v = fieldOf(f.type, inner, name);
+  const fields = goFieldsOf(type);
+  if (fields === null) return undefined;
+  const f = fields.byName.get(name);
+  if (f !== undefined) return fieldValue(f, json);
+  for (const e of fields.embedded) {
+    const inner = e.inline ? json : asObject(json[e.json]);
+    const v = fieldOf(e.type, inner, name);
     if (v !== undefined) return v;
   }
   return undefined;

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import {
   applyPatch,
+  checkPatchApplies,
   createPatch,
   escapePointerToken,
   JsonPatchError,
@@ -221,5 +222,104 @@ describe("applyPatch", () => {
     assert.throws(() => applyPatch(doc, [{ op: "move", from: "/a", path: "/a/b/0" }]), /children/);
     assert.throws(() => applyPatch(doc, [{ op: "frob", path: "" }]), /unknown op/);
     assert.throws(() => applyPatch(doc, {} as unknown as unknown[]), /array of operations/);
+  });
+});
+
+describe("checkPatchApplies", () => {
+  /** The error message of `f`, or undefined when it returns. */
+  const failure = (f: () => unknown): string | undefined => {
+    try {
+      f();
+      return undefined;
+    } catch (e) {
+      assert.ok(e instanceof JsonPatchError, String(e));
+      return e.message;
+    }
+  };
+
+  /** Every pointer into `v` (the document itself included), and a few that point nowhere. */
+  const pointers = (v: unknown, at = ""): string[] => {
+    const out = [at, `${at}/-`, `${at}/nope`, `${at}/0`, `${at}/9`];
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) out.push(...pointers(v[i], `${at}/${i}`));
+    } else if (typeof v === "object" && v !== null) {
+      for (const [k, x] of Object.entries(v)) out.push(...pointers(x, `${at}/${escapePointerToken(k)}`));
+    }
+    return out;
+  };
+
+  it("fails exactly when applyPatch does, with its message, and modifies neither the document nor the patch", () => {
+    const doc = fc.jsonValue({ maxDepth: 3 }).map(viaJson);
+    const scenario = doc.chain((d) => {
+      const pointer = fc.constantFrom(...pointers(d));
+      const op = fc.oneof(
+        fc.record({ op: fc.constant("add"), path: pointer, value: fc.jsonValue({ maxDepth: 2 }) }),
+        fc.record({ op: fc.constant("remove"), path: pointer }),
+        fc.record({ op: fc.constant("replace"), path: pointer, value: fc.jsonValue({ maxDepth: 2 }) }),
+        fc.record({ op: fc.constant("move"), from: pointer, path: pointer }),
+        fc.record({ op: fc.constant("copy"), from: pointer, path: pointer }),
+        fc.record({ op: fc.constant("test"), path: pointer, value: fc.jsonValue({ maxDepth: 1 }) }),
+      );
+      return fc.tuple(fc.constant(d), fc.array(op.map(viaJson), { maxLength: 6 }));
+    });
+    fc.assert(
+      fc.property(scenario, ([d, ops]) => {
+        const [docBefore, opsBefore] = [structuredClone(d), structuredClone(ops)];
+        assert.equal(
+          failure(() => checkPatchApplies(d, ops)),
+          failure(() => applyPatch(d, ops)),
+        );
+        assert.deepStrictEqual(d, docBefore);
+        assert.deepStrictEqual(ops, opsBefore);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("writes through a value an earlier operation added without changing the patch", () => {
+    const ops = [
+      { op: "add", path: "/a", value: { list: [1] } },
+      { op: "add", path: "/a/list/-", value: 2 },
+      { op: "copy", from: "/a", path: "/b" },
+      { op: "remove", path: "/b/list/0" },
+      { op: "test", path: "/a/list", value: [1, 2] },
+      { op: "test", path: "/b/list", value: [2] },
+    ];
+    const before = structuredClone(ops);
+    checkPatchApplies({}, ops);
+    assert.deepStrictEqual(ops, before);
+    assert.throws(() => checkPatchApplies({}, [...ops, { op: "test", path: "/a/list", value: [1] }]), /test failed/);
+    const proto = [
+      { op: "add", path: "/__proto__", value: { list: [] } },
+      { op: "add", path: "/__proto__/list/-", value: 1 },
+      { op: "test", path: "/__proto__/list", value: [1] },
+    ];
+    checkPatchApplies(JSON.parse('{"__proto__": {"list": []}}'), proto.slice(1));
+    checkPatchApplies({}, proto);
+    assert.equal(({} as { list?: unknown }).list, undefined);
+  });
+});
+
+describe("createPatch's choice between an array's edit and its replacement", () => {
+  it("takes the edit exactly when its JSON text is shorter than the replacement's", () => {
+    const size = (ops: readonly Operation[]) => ops.reduce((n, op) => n + JSON.stringify(op).length + 1, 0);
+    let edits = 0;
+    let replaces = 0;
+    for (let k = 0; k < 60; k++) {
+      for (const added of [{ name: "b", v: "x".repeat(k % 7) }, [1, "é", { q: '"' }], "y".repeat(k % 5)]) {
+        const original = { list: [{ name: "a", s: "s".repeat(k) }, "t"] };
+        const modified = { list: [{ name: "a", s: "s".repeat(k) }, "t", added, added] };
+        const edit: Operation[] = [
+          { op: "add", path: "/list/-", value: added },
+          { op: "add", path: "/list/-", value: added },
+        ];
+        const replace: Operation[] = [{ op: "replace", path: "/list", value: modified.list }];
+        const want = size(edit) < size(replace) ? edit : replace;
+        assert.deepEqual(createPatch(original, modified), want, `k=${k}`);
+        if (want === edit) edits++;
+        else replaces++;
+      }
+    }
+    assert.ok(edits > 0 && replaces > 0, `both choices made (${edits} edits, ${replaces} replacements)`);
   });
 });

@@ -9,7 +9,7 @@
  * edit and one `replace` of the whole array, so the patch grows with the change, not with the
  * object (an injected pod with 2,000 env vars in its app container gets a patch of a few KiB).
  */
-import { cloneJson, isRecord } from "../go/json.js";
+import { cloneJson, isRecord, setOwn } from "../go/json.js";
 
 export { cloneJson };
 
@@ -48,10 +48,6 @@ function ownGet(obj: JsonObject, key: string): unknown {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
-function ownSet(obj: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /** JSON equality: numbers by value (0 equals -0), object key order ignored, undefined members absent. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -76,10 +72,34 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** The size of a patch as JSON text, which is what patch choices are weighed by. */
+/**
+ * The JSON text lengths of the objects and arrays measured during one {@link createPatch} (which
+ * modifies nothing it measures), so that a value added by an edit and then met again in the whole
+ * array the edit is weighed against is measured once. Made afresh by each createPatch.
+ */
+let measured: WeakMap<object, number> | undefined;
+
+/** `JSON.stringify(v).length` of a value of an operation, remembered for objects during a createPatch. */
+function valueLength(v: unknown): number {
+  if (typeof v !== "object" || v === null || measured === undefined)
+    return jsonLengthWithin(v, Number.POSITIVE_INFINITY);
+  let n = measured.get(v);
+  if (n === undefined) {
+    n = jsonLengthWithin(v, Number.POSITIVE_INFINITY);
+    measured.set(v, n);
+  }
+  return n;
+}
+
+/** The size of a patch as JSON text (each operation and a separator), which is what patch choices are weighed by. */
 function patchSize(ops: readonly Operation[]): number {
   let n = 0;
-  for (const op of ops) n += JSON.stringify(op).length + 1;
+  for (const op of ops) {
+    if ((op.op === "add" || op.op === "replace") && Object.keys(op).length === 3) {
+      // `{"op":"add","path":"...","value":...}`, with the value measured once.
+      n += op.op.length + 26 + stringLength(op.path) + valueLength(op.value) + 1;
+    } else n += JSON.stringify(op).length + 1;
+  }
   return n;
 }
 
@@ -134,13 +154,29 @@ function stringLength(s: string): number {
  */
 function editIsSmaller(editSize: number, path: string, value: readonly unknown[]): boolean {
   const head = `{"op":"replace","path":${JSON.stringify(path)},"value":`.length + 2; // "}" and the separator
-  return editSize - head < jsonLengthWithin(value, editSize - head);
+  const limit = editSize - head;
+  // jsonLengthWithin of the array, with its items measured already (added by the edit) not again.
+  let n = 2 + Math.max(0, value.length - 1);
+  for (const item of value) {
+    if (n > limit) return true;
+    const kind = typeof item;
+    const known = typeof item === "object" && item !== null ? measured?.get(item) : undefined;
+    // undefined, functions and symbols are written as null in an array
+    n +=
+      known ?? (item === undefined || kind === "function" || kind === "symbol" ? 4 : jsonLengthWithin(item, limit - n));
+  }
+  return limit < n;
 }
 
 /** The patch that turns `original` into `modified` (both plain JSON values). */
 export function createPatch(original: unknown, modified: unknown): Operation[] {
   const ops: Operation[] = [];
-  diffValue(original, modified, "", ops);
+  measured = new WeakMap();
+  try {
+    diffValue(original, modified, "", ops);
+  } finally {
+    measured = undefined;
+  }
   return ops;
 }
 
@@ -284,31 +320,79 @@ function getAt(doc: unknown, tokens: readonly string[]): unknown {
   return cur;
 }
 
-/** The container (object or array) of the value a pointer names, with the last token. */
-function parentOf(doc: unknown, tokens: readonly string[]): { parent: unknown; last: string } {
-  return { parent: getAt(doc, tokens.slice(0, -1)), last: tokens[tokens.length - 1] as string };
+/**
+ * Where the operations of one patch write. Applying, the document is copied first and every value
+ * an operation brings is copied (`shared` undefined: everything reached is the patch's own).
+ * Checking ({@link checkPatchApplies}), nothing is copied up front: `shared` holds the containers
+ * made here, and a write copies every container on its way that is not one of them (copy on
+ * write), so the document and the operations' values are only read.
+ */
+interface Target {
+  doc: unknown;
+  shared?: Set<object>;
 }
 
-function addAt(doc: unknown, tokens: readonly string[], value: unknown): unknown {
-  if (tokens.length === 0) return value;
-  const { parent, last } = parentOf(doc, tokens);
+/** `v` as a container of the target's own: itself, or (checking) a shallow copy made once. */
+function owned(target: Target, v: unknown): unknown {
+  const made = target.shared;
+  if (made === undefined || typeof v !== "object" || v === null || made.has(v)) return v;
+  const copy = Array.isArray(v) ? v.slice() : { ...v };
+  made.add(copy);
+  return copy;
+}
+
+/**
+ * The container (object or array) of the value a pointer names, with the last token, ready to be
+ * written: found as {@link getAt} finds it (with its errors), with the target's own containers on
+ * the way (see {@link Target}).
+ */
+function parentOf(target: Target, tokens: readonly string[]): { parent: unknown; last: string } {
+  const last = tokens[tokens.length - 1] as string;
+  if (target.shared === undefined) return { parent: getAt(target.doc, tokens.slice(0, -1)), last };
+  target.doc = owned(target, target.doc);
+  let cur = target.doc;
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const t = tokens[i] as string;
+    if (Array.isArray(cur)) {
+      const at = arrayIndex(t, cur, false);
+      cur[at] = owned(target, cur[at]);
+      cur = cur[at];
+    } else if (isRecord(cur) && Object.hasOwn(cur, t)) {
+      const next = owned(target, cur[t]);
+      if (next !== cur[t]) setOwn(cur, t, next);
+      cur = next;
+    } else throw new JsonPatchError(`path not found at ${JSON.stringify(t)}`);
+  }
+  return { parent: cur, last };
+}
+
+function addAt(target: Target, tokens: readonly string[], value: unknown): void {
+  if (tokens.length === 0) {
+    target.doc = value;
+    return;
+  }
+  const { parent, last } = parentOf(target, tokens);
   if (Array.isArray(parent)) parent.splice(arrayIndex(last, parent, true), 0, value);
-  else if (isRecord(parent)) ownSet(parent, last, value);
+  else if (isRecord(parent)) setOwn(parent, last, value);
   else throw new JsonPatchError("parent is not an object or array");
-  return doc;
 }
 
-function removeAt(doc: unknown, tokens: readonly string[]): { doc: unknown; removed: unknown } {
-  if (tokens.length === 0) return { doc: null, removed: doc };
-  const { parent, last } = parentOf(doc, tokens);
+/** Removes the value a pointer names; returns it. */
+function removeAt(target: Target, tokens: readonly string[]): unknown {
+  if (tokens.length === 0) {
+    const removed = target.doc;
+    target.doc = null;
+    return removed;
+  }
+  const { parent, last } = parentOf(target, tokens);
   if (Array.isArray(parent)) {
     const [removed] = parent.splice(arrayIndex(last, parent, false), 1);
-    return { doc, removed };
+    return removed;
   }
   if (isRecord(parent) && Object.hasOwn(parent, last)) {
     const removed = parent[last];
     delete parent[last];
-    return { doc, removed };
+    return removed;
   }
   throw new JsonPatchError(`path not found at ${JSON.stringify(last)}`);
 }
@@ -319,29 +403,43 @@ function stringField(op: JsonObject, field: string): string {
   return v;
 }
 
-function valueField(op: JsonObject): unknown {
+/** An operation's value (checked present), copied when applying. */
+function valueField(op: JsonObject, target: Target): unknown {
   if (!Object.hasOwn(op, "value") || op.value === undefined) throw new JsonPatchError('missing "value"');
-  return cloneJson(op.value);
+  return target.shared === undefined ? cloneJson(op.value) : op.value;
 }
 
 /** Applies a patch; returns the patched document (a new value: `doc` is not modified). */
 export function applyPatch(doc: unknown, ops: readonly unknown[]): unknown {
+  return runPatch({ doc: cloneJson(doc) }, ops).doc;
+}
+
+/**
+ * Throws what {@link applyPatch} throws for `doc` (JSON as parsed: no `undefined` members) and
+ * `ops`, without writing out the patched document: only the containers a write reaches are copied,
+ * not the whole document and every value. Neither `doc` nor `ops` is modified.
+ */
+export function checkPatchApplies(doc: unknown, ops: readonly unknown[]): void {
+  runPatch({ doc, shared: new Set() }, ops);
+}
+
+function runPatch(target: Target, ops: readonly unknown[]): Target {
   if (!Array.isArray(ops)) throw new JsonPatchError("a JSON patch must be an array of operations");
-  let out = cloneJson(doc);
   for (const [index, raw] of ops.entries()) {
     try {
       if (!isRecord(raw)) throw new JsonPatchError("not an object");
       const path = parsePointer(stringField(raw, "path"));
       switch (raw.op) {
         case "add":
-          out = addAt(out, path, valueField(raw));
+          addAt(target, path, valueField(raw, target));
           break;
         case "remove":
-          out = removeAt(out, path).doc;
+          removeAt(target, path);
           break;
         case "replace":
-          getAt(out, path);
-          out = addAt(removeAt(out, path).doc, path, valueField(raw));
+          getAt(target.doc, path);
+          removeAt(target, path);
+          addAt(target, path, valueField(raw, target));
           break;
         case "move": {
           const from = stringField(raw, "from");
@@ -349,15 +447,15 @@ export function applyPatch(doc: unknown, ops: readonly unknown[]): unknown {
           if (path.length > fromTokens.length && fromTokens.every((t, i) => path[i] === t)) {
             throw new JsonPatchError("cannot move a value into one of its children");
           }
-          const { doc: rest, removed } = removeAt(out, fromTokens);
-          out = addAt(rest, path, removed);
+          addAt(target, path, removeAt(target, fromTokens));
           break;
         }
         case "copy":
-          out = addAt(out, path, cloneJson(getAt(out, parsePointer(stringField(raw, "from")))));
+          // Copied in both modes: a container of the target's own must not sit in two places.
+          addAt(target, path, cloneJson(getAt(target.doc, parsePointer(stringField(raw, "from")))));
           break;
         case "test":
-          if (!jsonEqual(getAt(out, path), valueField(raw))) throw new JsonPatchError("test failed");
+          if (!jsonEqual(getAt(target.doc, path), valueField(raw, target))) throw new JsonPatchError("test failed");
           break;
         default:
           throw new JsonPatchError(`unknown op ${JSON.stringify(raw.op)}`);
@@ -367,7 +465,7 @@ export function applyPatch(doc: unknown, ops: readonly unknown[]): unknown {
       throw e;
     }
   }
-  return out;
+  return target;
 }
 
 /** The name the webhook contract uses. */

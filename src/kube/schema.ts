@@ -1043,8 +1043,26 @@ export function goStructName(name: string): string {
   return `${def?.pkg ?? "v1"}.${GO_NAMES[name] ?? name}`;
 }
 
+/**
+ * {@link goTypeString} of the field types asked for so far: templates' views ask for the same few
+ * dozen again and again. A pure function of a constant table, so an entry never goes stale; past
+ * {@link GO_TYPE_STRINGS_MAX} types (only callers outside the schema could ask for that many) the
+ * rest are worked out each time.
+ */
+const GO_TYPE_STRINGS = new Map<string, string>();
+const GO_TYPE_STRINGS_MAX = 4096;
+
 /** The Go spelling of a field type (`[]v1.Container`, `*v1.Probe`, `map[string]string`, `*int64`). */
 export function goTypeString(type: string): string {
+  let s = GO_TYPE_STRINGS.get(type);
+  if (s === undefined) {
+    s = spellGoType(type);
+    if (GO_TYPE_STRINGS.size < GO_TYPE_STRINGS_MAX) GO_TYPE_STRINGS.set(type, s);
+  }
+  return s;
+}
+
+function spellGoType(type: string): string {
   if (type.startsWith("*")) return `*${goTypeString(type.slice(1))}`;
   if (type.startsWith("[]")) return `[]${goTypeString(type.slice(2))}`;
   const named = NAMED_TYPES[type];

@@ -3,6 +3,7 @@
  * `$deleteFromPrimitiveList/<key>` and `$setElementOrder/<key>` keys, plus the cleaning of values
  * copied from a patch (directives and nulls dropped).
  */
+import { setOwn } from "../go/json.js";
 import {
   DELETE,
   DELETE_FROM_PRIMITIVE_LIST,
@@ -41,18 +42,6 @@ export function removeDirectives(v: unknown): [unknown, boolean] {
   return [v, true];
 }
 
-/** Deletes null-valued keys at every depth (nulls only mean "delete" against an original). */
-export function discardNulls(v: unknown): void {
-  if (Array.isArray(v)) {
-    for (const item of v) discardNulls(item);
-  } else if (isMap(v)) {
-    for (const [k, item] of Object.entries(v)) {
-      if (item === null) delete v[k];
-      else discardNulls(item);
-    }
-  }
-}
-
 /** The list key a `$deleteFromPrimitiveList/<key>` or `$setElementOrder/<key>` directive names. */
 export function directiveTarget(key: string, prefix: string): string {
   const slash = key.indexOf("/");
@@ -73,13 +62,44 @@ export function mapDirective(directive: unknown, patch: JsonMap): JsonMap {
   throw errBadPatchType(directive, patch);
 }
 
+/** {@link cleaned}'s answer for a value that is dropped. */
+const DROPPED: unique symbol = Symbol("dropped");
+
+/**
+ * A patch value cleaned for storing: null-valued keys deleted at every depth (nulls only mean
+ * "delete" against an original), then every object carrying `$patch` dropped as
+ * {@link removeDirectives} does (one whose `$patch` is null is kept: the null goes first). One
+ * walk: maps are cleaned in place, lists are new lists; {@link DROPPED} when `v` itself goes.
+ */
+function cleaned(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    for (const item of v) {
+      const c = cleaned(item);
+      if (c !== DROPPED) out.push(c);
+    }
+    return out;
+  }
+  if (!isMap(v)) return v;
+  if (hasKey(v, DIRECTIVE) && v[DIRECTIVE] !== null) return DROPPED;
+  for (const k of Object.keys(v)) {
+    const item = v[k];
+    if (item === null) {
+      delete v[k];
+      continue;
+    }
+    const c = cleaned(item);
+    if (c === DROPPED) delete v[k];
+    else if (c !== item) v[k] = c;
+  }
+  return v;
+}
+
 /** Stores a patch value under a key the original lacks (or holds with another type). */
 export function setCleaned(target: JsonMap, key: string, patchV: unknown): void {
-  discardNulls(patchV);
-  const [cleaned, keep] = removeDirectives(patchV);
-  // defineProperty: a `__proto__` key is data, never the target's prototype.
-  if (keep)
-    Object.defineProperty(target, key, { value: cleaned, enumerable: true, writable: true, configurable: true });
+  const value = cleaned(patchV);
+  // setOwn: a `__proto__` key is data, never the target's prototype.
+  if (value !== DROPPED) setOwn(target, key, value);
   else delete target[key];
 }
 

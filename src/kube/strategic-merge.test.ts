@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import { StrategicMergeError, strategicMerge } from "./strategic-merge.js";
 
 const merge = (original: unknown, patch: unknown) => strategicMerge(original, patch);
@@ -606,4 +607,58 @@ it("long lists merge by key in one pass (a pod with 20,000 env vars)", () => {
     { name: "E15000", value: "new" },
   );
   assert.deepEqual(out.at(-1), { name: "E29999", value: "new" });
+});
+
+/** What a value the original lacks becomes, step by step: nulls deleted at every depth, then `$patch` objects dropped. */
+function cleanedStepByStep(v: unknown): { value: unknown } | undefined {
+  const discardNulls = (x: unknown): void => {
+    if (Array.isArray(x)) for (const item of x) discardNulls(item);
+    else if (typeof x === "object" && x !== null) {
+      for (const [k, item] of Object.entries(x)) {
+        if (item === null) delete (x as Record<string, unknown>)[k];
+        else discardNulls(item);
+      }
+    }
+  };
+  const removeDirectives = (x: unknown): { value: unknown } | undefined => {
+    if (Array.isArray(x)) return { value: x.flatMap((item) => removeDirectives(item) ?? []).map((c) => c.value) };
+    if (typeof x !== "object" || x === null) return { value: x };
+    if (Object.hasOwn(x, "$patch")) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const [k, item] of Object.entries(x)) {
+      const c = removeDirectives(item);
+      if (c !== undefined) out[k] = c.value;
+    }
+    return { value: out };
+  };
+  const copy = structuredClone(v);
+  discardNulls(copy);
+  return removeDirectives(copy);
+}
+
+it("a value the original lacks is stored without its nulls and `$patch` objects, at every depth", () => {
+  const leaf = fc.oneof(fc.constant(null), fc.integer(), fc.constantFrom("a", "delete", "replace"));
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: "small" }, leaf, tie("list"), tie("map")),
+    list: fc.array(tie("value"), { maxLength: 4 }),
+    map: fc.dictionary(fc.constantFrom("k", "n", "$patch", "x"), tie("value"), { maxKeys: 4 }),
+  }));
+  fc.assert(
+    fc.property(value, (v) => {
+      const want = cleanedStepByStep(v);
+      const merged = strategicMerge({}, { extra: v }) as Record<string, unknown>;
+      if (v === null || want === undefined) assert.deepEqual(merged, {});
+      else assert.deepEqual(merged, { extra: want.value });
+    }),
+    { numRuns: 500 },
+  );
+});
+
+it("keeps a __proto__ key of the patch as data", () => {
+  const merged = strategicMerge({}, JSON.parse('{"extra": {"__proto__": {"polluted": true}}}')) as {
+    extra: object;
+  };
+  assert.deepEqual(Object.keys(merged.extra), ["__proto__"]);
+  assert.equal(Object.getPrototypeOf(merged.extra), Object.prototype);
+  assert.equal(({} as { polluted?: boolean }).polluted, undefined);
 });

@@ -51,6 +51,34 @@ test("typed marshalling is idempotent on Istio's golden workloads and pods", { s
   for (const { obj, type } of objects) assertIdempotent(obj, type);
 });
 
+/** A deep copy of JSON-shaped data with every object's keys in reverse order. */
+function keysReversed(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(keysReversed);
+  if (typeof v !== "object" || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).reverse()) out[k] = keysReversed((v as Record<string, unknown>)[k]);
+  return out;
+}
+
+test("typed marshalling writes Go's field order whatever the input's key order", { skip: skipWithoutCorpus }, () => {
+  for (const { obj, type } of corpusObjects()) {
+    let once: unknown;
+    try {
+      once = marshalTyped(obj, type);
+    } catch {
+      continue;
+    }
+    // Typed already (struct keys in field order): the same text, key for key.
+    assert.equal(JSON.stringify(marshalTyped(once, type)), JSON.stringify(once));
+    // Every key in reverse order: the same fields (maps keep their keys' order, as given), struct
+    // keys in field order again (so typing it once more changes nothing, not even the order).
+    const reversed = marshalTyped(keysReversed(once), type);
+    assert.deepStrictEqual(reversed, once);
+    assert.equal(JSON.stringify(marshalTyped(reversed, type)), JSON.stringify(reversed));
+    assert.equal(JSON.stringify(marshalTyped(keysReversed(obj), type)), JSON.stringify(reversed));
+  }
+});
+
 test("typed marshalling is idempotent on mutated pods", { skip: skipWithoutCorpus }, () => {
   const pods = corpusObjects().filter((o) => o.type === "Pod");
   const scalar = fc.oneof(

@@ -125,6 +125,8 @@ interface FieldCodec {
    * (see {@link isEmptyMarshalled}); "never" when it is always written.
    */
   empty: "never" | "list" | "map" | "scalar";
+  /** The field's type is `string`. */
+  stringField: boolean;
 }
 
 function emptyTest(field: FieldDef): FieldCodec["empty"] {
@@ -153,6 +155,7 @@ function fieldCodecs(type: string): FieldCodec[] {
       info: typeInfo(field.type),
       absentOmitted: isOmitted(undefined, field),
       empty: emptyTest(field),
+      stringField: field.type === "string",
     }));
     CODECS.set(type, cached);
   }
@@ -360,15 +363,13 @@ interface StructCodec {
   fields: FieldCodec[];
   names: FieldNames;
   /**
-   * For structs with many fields and distinct JSON names: each name's position in `fields`, and the
-   * positions of the fields written even when absent. An object whose keys all name fields exactly
-   * is then marshalled by visiting only those positions (in field order) instead of every field.
+   * For structs with distinct JSON names: each name's position in `fields`, and the positions of the
+   * fields written even when absent. An object whose keys all name fields exactly is then
+   * marshalled by visiting only those positions (in field order) instead of every field, and one
+   * whose keys are in field order besides (a typed object) by visiting its keys.
    */
   sparse?: { position: Map<string, number>; writtenWhenAbsent: number[] };
 }
-
-/** Below this many fields, visiting every field costs no more than sorting the present ones. */
-const SPARSE_MIN_FIELDS = 12;
 
 function structCodecOf(info: TypeInfo, type: string): StructCodec {
   if (info.struct === undefined) {
@@ -377,7 +378,7 @@ function structCodecOf(info: TypeInfo, type: string): StructCodec {
     const fields = fieldCodecs(type);
     const names = fieldNames(type);
     info.struct = { opaque: def.opaque === true, fields, names };
-    if (fields.length >= SPARSE_MIN_FIELDS && names.names.size === fields.length) {
+    if (names.names.size === fields.length) {
       info.struct.sparse = {
         position: new Map(fields.map((fc, i) => [fc.field.json, i])),
         writtenWhenAbsent: fields.flatMap((fc, i) => (fc.absentOmitted ? [] : [i])),
@@ -391,21 +392,42 @@ function structCodecOf(info: TypeInfo, type: string): StructCodec {
  * The positions in `codec.fields` that marshalling `v` writes or reads, in field order, when every
  * key of `v` names a field exactly (`keys` are its keys); undefined otherwise (then every field is
  * visited). A field neither present nor written when absent would be skipped by the full visit too.
+ * `ordered` (when given) is set to whether the positions are those of `keys`, one for one and in
+ * the same order: every key is then that field's own key, and no absent field is written.
  */
-function sparsePositions(v: Record<string, unknown>, keys: string[], codec: StructCodec): number[] | undefined {
+function sparsePositions(
+  v: Record<string, unknown>,
+  keys: string[],
+  codec: StructCodec,
+  ordered: { value: boolean },
+): number[] | undefined {
   const sparse = codec.sparse;
   if (sparse === undefined) return undefined;
   const out: number[] = [];
+  // Keys in field order (an object typed already) need no sort.
+  let inOrder = true;
+  let last = -1;
   for (const k of keys) {
     const i = sparse.position.get(k);
     if (i === undefined) return undefined;
+    if (i < last) inOrder = false;
+    last = i;
     out.push(i);
   }
   for (const i of sparse.writtenWhenAbsent) {
-    if (!Object.hasOwn(v, (codec.fields[i] as FieldCodec).field.json)) out.push(i);
+    if (!Object.hasOwn(v, (codec.fields[i] as FieldCodec).field.json)) {
+      out.push(i);
+      inOrder = false;
+    }
   }
-  return out.sort((a, b) => a - b);
+  ordered.value = inOrder;
+  return inOrder ? out : out.sort(byNumber);
 }
+
+const byNumber = (a: number, b: number) => a - b;
+
+/** Scratch for {@link sparsePositions}' `ordered` (read right after each call, so one serves every call). */
+const ORDERED = { value: false };
 
 /** {@link marshal} for a struct type. */
 function marshalStruct(
@@ -428,28 +450,40 @@ function marshalStruct(
   if (!isRecord(v)) throw typeError(jsonKind(v), where, type);
   if (codec.opaque) return structuredClone(v);
   const keys = Object.keys(v);
-  const positions = sparsePositions(v, keys, codec);
+  const positions = sparsePositions(v, keys, codec, ORDERED);
+  if (positions !== undefined && ORDERED.value) {
+    // Each key is its field's own (exact) key, in field order: no lookups.
+    for (let n = 0; n < keys.length; n++) {
+      marshalField(out, codec.fields[positions[n] as number] as FieldCodec, v[keys[n] as string], type, where);
+    }
+    return out;
+  }
   const candidates = positions === undefined ? foldCandidates(keys, codec.names) : NO_KEYS;
   const count = positions === undefined ? codec.fields.length : positions.length;
   for (let n = 0; n < count; n++) {
     const fc = codec.fields[positions === undefined ? n : (positions[n] as number)] as FieldCodec;
-    const f = fc.field;
-    const key = lookupKey(v, f.json, candidates);
-    const x = key === undefined ? undefined : v[key];
-    if (x === null || x === undefined) {
-      // Nil decodes to nothing: the field is written as if absent.
-      if (!fc.absentOmitted) out[f.json] = marshal(undefined, f.type, fc.info, type, where, f.json);
-      continue;
-    }
-    if (f.omitzero) {
-      const d = decode(x, f.type, { struct: type, parent: where, field: f.json }, fc.info);
-      if (!isOmitted(d, f)) out[f.json] = encode(d, f.type, fc.info);
-      continue;
-    }
-    const value = marshal(x, f.type, fc.info, type, where, f.json);
-    if (fc.empty === "never" || !isEmptyMarshalled(value, fc.empty)) out[f.json] = value;
+    const key = lookupKey(v, fc.field.json, candidates);
+    marshalField(out, fc, key === undefined ? undefined : v[key], type, where);
   }
   return out;
+}
+
+/** Writes to `out` what Go writes for field `fc` of a struct of type `type` whose value is `x` (undefined: absent). */
+function marshalField(out: Record<string, unknown>, fc: FieldCodec, x: unknown, type: string, where: Where): void {
+  const f = fc.field;
+  if (x === null || x === undefined) {
+    // Nil decodes to nothing: the field is written as if absent.
+    if (!fc.absentOmitted) out[f.json] = marshal(undefined, f.type, fc.info, type, where, f.json);
+    return;
+  }
+  if (f.omitzero) {
+    const d = decode(x, f.type, { struct: type, parent: where, field: f.json }, fc.info);
+    if (!isOmitted(d, f)) out[f.json] = encode(d, f.type, fc.info);
+    return;
+  }
+  // A string for a string field is itself (the commonest field of all).
+  const value = fc.stringField && typeof x === "string" ? x : marshal(x, f.type, fc.info, type, where, f.json);
+  if (fc.empty === "never" || !isEmptyMarshalled(value, fc.empty)) out[f.json] = value;
 }
 
 /**

@@ -661,7 +661,6 @@ function evalField(
   iface: boolean,
 ): GoValue {
   if (receiver === undefined) return undefined; // missing key: the value stays missing
-  const staticType = iface ? "interface {}" : typeName(receiver);
   if (receiver === null) execError(st, `nil pointer evaluating interface {}.${name}`);
   const hasArgs = call.nodes.length > 0 || final !== MISSING;
   if (isGoObject(receiver)) {
@@ -669,7 +668,7 @@ function evalField(
     if (method !== undefined) return callMethod(st, dot, method, node, name, call, final);
     const field = receiver.goField(name);
     if (field !== undefined) {
-      if (receiver.goIsNil?.()) execError(st, `nil pointer evaluating ${staticType}.${name}`);
+      if (receiver.goIsNil?.()) execError(st, `nil pointer evaluating ${staticTypeOf(receiver, iface)}.${name}`);
       if (hasArgs) execError(st, `${name} has arguments but cannot be invoked as function`);
       return field;
     }
@@ -684,9 +683,14 @@ function evalField(
       if (hasArgs) execError(st, `${name} is not a method but has arguments`);
       return undefined;
     }
-    if (receiver.type.startsWith("*")) execError(st, `nil pointer evaluating ${staticType}.${name}`);
+    if (receiver.type.startsWith("*")) execError(st, `nil pointer evaluating ${staticTypeOf(receiver, iface)}.${name}`);
   }
-  return execError(st, `can't evaluate field ${name} in type ${staticType}`);
+  return execError(st, `can't evaluate field ${name} in type ${staticTypeOf(receiver, iface)}`);
+}
+
+/** The static type of a receiver as Go's errors name it (worked out only for an error). */
+function staticTypeOf(receiver: GoValue, iface: boolean): string {
+  return iface ? "interface {}" : typeName(receiver);
 }
 
 function callMethod(

@@ -21,7 +21,7 @@ import { type InjectorSettings, injectPod } from "../inject/inject.js";
 import type { LoadedInjector } from "../inject/injector.js";
 import type { Pod } from "../inject/pod.js";
 import { injectionDecision, parseInjectEnvs } from "../inject/policy.js";
-import { applyPatch, cloneJson, createPatch } from "../kube/json-patch.js";
+import { checkPatchApplies, cloneJson, createPatch } from "../kube/json-patch.js";
 import { oneLine } from "../kube/one-line.js";
 import { marshalTyped } from "../kube/typed.js";
 import { deployMetaFromPod } from "../kube/workloads.js";
@@ -164,9 +164,9 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
     });
     const patch = createPatch(original, marshalTyped(injected, "Pod"));
     // The API server applies the patch to the object it sent, not to our typed reading of it
-    // (applyPatch works on a copy: the object is not modified).
+    // (checked without modifying the object or writing out the patched one).
     try {
-      applyPatch(request.object, patch);
+      checkPatchApplies(request.object, patch);
     } catch (e) {
       throw new Error(`the injection patch does not apply to the Pod as sent: ${messageOf(e)}`);
     }

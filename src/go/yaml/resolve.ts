@@ -28,13 +28,22 @@ for (const w of [".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"]) {
 }
 for (const w of ["-.inf", "-.Inf", "-.INF"]) WORDS.set(w, { tag: "float", value: Number.NEGATIVE_INFINITY });
 
-/** Characters after which go-yaml tries more than the string reading (resolveTable). */
-function hintOf(c: string): "S" | "D" | "M" | "." | undefined {
-  if (c === "+" || c === "-") return "S";
-  if (c >= "0" && c <= "9") return "D";
-  if ("yYnNtTfFoO~".includes(c)) return "M";
-  if (c === ".") return ".";
-  return undefined;
+type Hint = "S" | "D" | "M" | ".";
+
+/** The hint of each ASCII character (resolveTable); others have none. */
+const HINTS: (Hint | undefined)[] = new Array(128).fill(undefined);
+for (const c of "+-") HINTS[c.charCodeAt(0)] = "S";
+for (const c of "0123456789") HINTS[c.charCodeAt(0)] = "D";
+for (const c of "yYnNtTfFoO~") HINTS[c.charCodeAt(0)] = "M";
+HINTS[".".charCodeAt(0)] = ".";
+
+/**
+ * What the first character of a plain scalar says go-yaml tries past the string reading
+ * (resolveTable); the empty text is one of the words ("M").
+ */
+function hintOf(text: string): Hint | undefined {
+  if (text.length === 0) return "M";
+  return HINTS[text.charCodeAt(0)];
 }
 
 /** strconv.ParseInt/ParseUint syntax with base 0 (any size: go-yaml falls back to big.Int). */
@@ -64,15 +73,30 @@ function isTimestamp(s: string): boolean {
   return true;
 }
 
+/**
+ * Digits only, without a leading zero (or "0" itself), few enough for a double to hold exactly: the
+ * commonest number (a port, a user id), which every rule below reads as that decimal int.
+ */
+function isPlainDecimal(text: string): boolean {
+  const n = text.length;
+  if (n > 15 || (n > 1 && text.charCodeAt(0) === 0x30)) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 /** The meaning go-yaml v2 gives a plain (unquoted, untagged) scalar. */
 export function resolvePlain(text: string): Resolved {
   const word = WORDS.get(text);
   if (word !== undefined) return word;
-  const hint = hintOf(text.charAt(0));
+  const hint = hintOf(text);
   if (hint === "." && DOT_FLOAT.test(text)) {
     const v = Number(text);
     if (Number.isFinite(v)) return { tag: "float", value: v };
   }
+  if (hint === "D" && isPlainDecimal(text)) return { tag: "int", value: Number(text), text };
   if (hint === "D" || hint === "S") {
     if (isTimestamp(text)) return { tag: "timestamp", value: text };
     const plain = text.replaceAll("_", "");
@@ -87,10 +111,13 @@ export function resolvePlain(text: string): Resolved {
 
 /** Whether go-yaml reads a plain scalar as a string: `resolvePlain(text).tag === "str"`, without allocating. */
 export function plainIsString(text: string): boolean {
+  const hint = hintOf(text);
+  // Every word starts with a character that has a hint (a sign, a dot, or "M"), as does every text
+  // that is not a string.
+  if (hint === undefined) return true;
   if (WORDS.has(text)) return false;
-  const hint = hintOf(text.charAt(0));
   // Past the words, only texts starting with a sign, a digit or a dot can be anything else.
-  if (hint === undefined || hint === "M") return true;
+  if (hint === "M") return true;
   return resolvePlain(text).tag === "str";
 }
 

@@ -16,7 +16,19 @@ export function writeYaml(value: unknown): string {
   const e = new Emitter();
   e.value(value, ROOT);
   e.writeIndent();
-  return e.out;
+  return flattened(e.out);
+}
+
+/**
+ * `s` as one flat string. The emitter builds its output with `+=`, which V8 keeps as a rope (a node
+ * per piece, several times the memory of the text) until something reads a character; a document
+ * kept after writing (a stream's output held by its reader, a test's expected text) would hold the
+ * rope, and the garbage collector would copy it from generation to generation. Reading one
+ * character makes V8 flatten it once, in place.
+ */
+function flattened(s: string): string {
+  s.charCodeAt(0);
+  return s;
 }
 
 /** Go-yaml's order for the string keys of a map (sorter.go: digit runs compare as numbers). */
@@ -128,8 +140,16 @@ function sortedKeys(obj: Record<string, unknown>): string[] {
     if (yamlKeyLess(b, a)) return [b, a];
     return present;
   }
-  if (present.length > 2) present.sort(compareYamlKeys);
+  if (present.length > 2) present.sort(present.every(isAscii) ? compareAsciiYamlKeys : compareYamlKeys);
   return present;
+}
+
+const isAscii = (s: string) => !NON_ASCII.test(s);
+
+/** {@link compareYamlKeys} for keys known to be ASCII (tested once per key, not per comparison). */
+function compareAsciiYamlKeys(a: string, b: string): number {
+  if (a === b) return 0;
+  return asciiKeyLess(a, b) ? -1 : 1;
 }
 
 /** Characters of {@link isSafePlain} strings after the first. */

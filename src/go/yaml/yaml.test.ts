@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
+import fc from "fast-check";
 import { splitYamlStream } from "../../kube/stream.js";
 import { readYaml, YamlError } from "./read.js";
-import { resolvePlain } from "./resolve.js";
+import { plainIsString, resolvePlain, WORDS } from "./resolve.js";
 import { compareYamlKeys, writeYaml } from "./write.js";
 
 const CORPUS = new URL("../../../../shared/conformance/istio-inject/", import.meta.url).pathname;
@@ -49,6 +50,31 @@ test("resolvePlain follows go-yaml's resolve", () => {
   assert.equal(resolvePlain("2020-1-2T3:04:05Z").tag, "timestamp");
   assert.equal(resolvePlain("1e400").tag, "str");
   assert.equal(resolvePlain("<<").tag, "str");
+  // Decimals: ints as strconv reads them (a leading zero is octal; 16 digits and more go through BigInt).
+  assert.deepEqual(resolvePlain("0"), { tag: "int", value: 0, text: "0" });
+  assert.deepEqual(resolvePlain("15001"), { tag: "int", value: 15001, text: "15001" });
+  assert.deepEqual(resolvePlain("007"), { tag: "int", value: 7, text: "007" });
+  assert.deepEqual(resolvePlain("999999999999999"), { tag: "int", value: 999999999999999, text: "999999999999999" });
+  assert.deepEqual(resolvePlain("12345678901234567"), {
+    tag: "int",
+    value: 12345678901234568,
+    text: "12345678901234567",
+  });
+  assert.deepEqual(resolvePlain("1_000"), { tag: "int", value: 1000, text: "1000" });
+  assert.deepEqual(resolvePlain("09"), { tag: "float", value: 9 });
+});
+
+test('plainIsString is resolvePlain(text).tag === "str"', () => {
+  const texts = [
+    ...WORDS.keys(),
+    ...["a", "z", "yes!", "nope", "off-by-one", "~x", ".", ".5", ".x", "+", "-", "-1", "+1.5", "0x1F", "0777", "1_000"],
+    ...["1e3", "2020-01-02", "12:30", "<<", "=", "/path", "_x", "Nan", ".NaN", "-.inf", "+.Inf", "{}", "[", " a", "é"],
+  ];
+  for (const t of texts) assert.equal(plainIsString(t), resolvePlain(t).tag === "str", JSON.stringify(t));
+  fc.assert(
+    fc.property(fc.string({ maxLength: 8 }), (t) => plainIsString(t) === (resolvePlain(t).tag === "str")),
+    { numRuns: 2000 },
+  );
 });
 
 test("writeYaml: sigs.k8s.io/yaml style", () => {
