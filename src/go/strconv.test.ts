@@ -5,10 +5,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  atoi,
   canBackquote,
   type FloatFormat,
   formatFloat,
   isPrint,
+  type NumError,
+  numErrorText,
   quote,
   quoteBytes,
   quoteRune,
@@ -1210,5 +1213,59 @@ describe("quoting", () => {
     assert.equal(isPrint(0x1f600), true);
     assert.equal(isPrint(0xd800), false);
     assert.equal(isPrint(0x10ffff), false);
+  });
+});
+
+describe("atoi (Go's strconv.Atoi, 64-bit int)", () => {
+  const MAX = (1n << 63n) - 1n;
+  const MIN = -(1n << 63n);
+  /** Go's atoi64Tests, plus the cases where Atoi differs from ParseInt(s, 0, 64). */
+  const CASES: [string, bigint, NumError | undefined][] = [
+    ["", 0n, "syntax"],
+    ["0", 0n, undefined],
+    ["-0", 0n, undefined],
+    ["+0", 0n, undefined],
+    ["1", 1n, undefined],
+    ["-1", -1n, undefined],
+    ["+1", 1n, undefined],
+    ["12345", 12345n, undefined],
+    ["-12345", -12345n, undefined],
+    ["012345", 12345n, undefined],
+    ["-012345", -12345n, undefined],
+    ["98765432100", 98765432100n, undefined],
+    ["-98765432100", -98765432100n, undefined],
+    ["9223372036854775807", MAX, undefined],
+    ["-9223372036854775807", -MAX, undefined],
+    ["9223372036854775808", MAX, "range"],
+    ["-9223372036854775808", MIN, undefined],
+    ["-9223372036854775809", MIN, "range"],
+    ["18446744073709551616", MAX, "range"],
+    ["99999999999999999999x", MAX, "range"],
+    ["-", 0n, "syntax"],
+    ["+", 0n, "syntax"],
+    ["++1", 0n, "syntax"],
+    ["+-1", 0n, "syntax"],
+    ["-+1", 0n, "syntax"],
+    ["1x", 0n, "syntax"],
+    [" 1", 0n, "syntax"],
+    ["1 ", 0n, "syntax"],
+    ["1_000", 0n, "syntax"],
+    ["0x10", 0n, "syntax"],
+    ["0b1", 0n, "syntax"],
+    ["0o7", 0n, "syntax"],
+    ["١", 0n, "syntax"],
+  ];
+
+  it("parses optionally signed decimal digits, clamping on overflow", () => {
+    for (const [s, value, err] of CASES) assert.deepEqual(atoi(s), { value, err }, JSON.stringify(s));
+  });
+
+  it("prints NumError's text with Go's quoting", () => {
+    assert.equal(numErrorText("Atoi", "x", "syntax"), 'strconv.Atoi: parsing "x": invalid syntax');
+    assert.equal(
+      numErrorText("Atoi", "9223372036854775808", "range"),
+      'strconv.Atoi: parsing "9223372036854775808": value out of range',
+    );
+    assert.equal(numErrorText("Atoi", "a\tb\u0000", "syntax"), 'strconv.Atoi: parsing "a\\tb\\x00": invalid syntax');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The parts of Go's `strconv` the template engine and Sprig need: float formatting (FormatFloat),
  * Go-syntax quoting (Quote, QuoteToASCII, QuoteRune, QuoteRuneToASCII, CanBackquote, IsPrint) and
- * number parsing (ParseInt, ParseUint, ParseFloat, ParseBool).
+ * number parsing (ParseInt, ParseUint, ParseFloat, ParseBool, Atoi) and NumError's text.
  *
  * Strings here are JavaScript strings standing for Go's UTF-8 strings. A lone surrogate cannot come
  * from valid UTF-8; Go's JSON decoder turns such escapes into U+FFFD, so that is how they are read.
@@ -594,6 +594,20 @@ function underscoreOK(s: string): boolean {
     saw = "!";
   }
   return saw !== "_";
+}
+
+/**
+ * Go's strconv.Atoi where int is 64 bits: ParseInt(s, 10, 0) — an optional sign and decimal digits
+ * only (no base prefix, no underscores). On a range error the value is clamped to the int64 bound,
+ * as Go returns it; on a syntax error it is 0. {@link numErrorText} gives the error's text.
+ */
+export function atoi(s: string): Parsed<bigint> {
+  return parseInt64(s, 10);
+}
+
+/** The text of a *strconv.NumError: `strconv.<fn>: parsing "<s>": invalid syntax|value out of range`. */
+export function numErrorText(fn: string, s: string, err: NumError): string {
+  return `strconv.${fn}: parsing ${quote(s)}: ${err === "syntax" ? "invalid syntax" : "value out of range"}`;
 }
 
 const DECIMAL_FLOAT = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
