@@ -1,9 +1,11 @@
 /**
- * The address and name checks of Istio's agent validation (pkg/config/validation/agent): host:port
- * splitting as Go's net.SplitHostPort, ports, DNS-1123 labels and FQDNs, IP addresses. Each returns an
- * error message (Go's text) or undefined.
+ * The address and name checks of Istio's agent validation (pkg/config/validation/agent): proxy
+ * addresses (split by Go's net.SplitHostPort), ports, DNS-1123 labels and FQDNs, IP addresses. Each
+ * returns an error message (Go's text) or undefined.
  */
 import { parseAddr } from "../agent/capture/netip.js";
+import { splitHostPort } from "../go/net.js";
+import { atoi, numErrorText } from "../go/strconv.js";
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const WILDCARD_DNS1123_LABEL = /^(\*|(\*|\*-)?[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
@@ -24,40 +26,7 @@ export function joinHostPort(host: string, port: string | number): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-/** net.SplitHostPort: [host, port] or Go's AddrError text. */
-export function splitHostPort(hostport: string): [string, string] | string {
-  const err = (why: string) => `address ${hostport}: ${why}`;
-  const i = hostport.lastIndexOf(":");
-  if (i < 0) return err("missing port in address");
-  let host: string;
-  let j = 0;
-  let k = 0;
-  if (hostport.startsWith("[")) {
-    const end = hostport.indexOf("]");
-    if (end < 0) return err("missing ']' in address");
-    if (end + 1 === hostport.length) return err("missing port in address");
-    if (end + 1 !== i) return err(hostport[end + 1] === ":" ? "too many colons in address" : "missing port in address");
-    host = hostport.slice(1, end);
-    j = 1;
-    k = end + 1;
-  } else {
-    host = hostport.slice(0, i);
-    if (host.includes(":")) return err("too many colons in address");
-  }
-  if (hostport.slice(j).includes("[")) return err("unexpected '[' in address");
-  if (hostport.slice(k).includes("]")) return err("unexpected ']' in address");
-  return [host, hostport.slice(i + 1)];
-}
-
-/** strconv.Atoi: the number, or Go's error text. */
-export function atoi(s: string): number | string {
-  if (!/^[+-]?[0-9]+$/.test(s)) return `strconv.Atoi: parsing ${q(s)}: invalid syntax`;
-  const n = Number(s);
-  if (!Number.isSafeInteger(n)) return `strconv.Atoi: parsing ${q(s)}: value out of range`;
-  return n;
-}
-
-export function validatePort(port: number): string | undefined {
+export function validatePort(port: number | bigint): string | undefined {
   return port >= 1 && port <= 65535 ? undefined : `port number ${port} must be in the range 1..65535`;
 }
 
@@ -70,7 +39,7 @@ function checkDNS1123Preconditions(name: string): string | undefined {
 export function validateDNS1123Labels(domain: string): string | undefined {
   const parts = domain.split(".");
   const tld = parts[parts.length - 1] as string;
-  if (typeof atoi(tld) === "number") {
+  if (atoi(tld).err === undefined) {
     return `domain name ${q(domain)} invalid (top level domain ${q(tld)} cannot be all-numeric)`;
   }
   for (let i = 0; i < parts.length; i++) {
@@ -107,12 +76,11 @@ export function isValidIPAddress(s: string): boolean {
 
 /** ValidateProxyAddress: `host:port` with a valid port and a hostname or IP address. */
 export function validateProxyAddress(hostAddr: string): string | undefined {
-  const split = splitHostPort(hostAddr);
-  if (typeof split === "string") return `unable to split ${q(hostAddr)}: ${split}`;
-  const [host, p] = split;
+  const { host, port: p, err } = splitHostPort(hostAddr);
+  if (err !== undefined) return `unable to split ${q(hostAddr)}: ${err}`;
   const port = atoi(p);
-  if (typeof port === "string") return `port (${p}) is not a number: ${port}`;
-  const bad = validatePort(port);
+  if (port.err !== undefined) return `port (${p}) is not a number: ${numErrorText("Atoi", p, port.err)}`;
+  const bad = validatePort(port.value);
   if (bad) return bad;
   if (validateFQDN(host) !== undefined && !isValidIPAddress(host)) {
     return `${q(host)} is not a valid hostname or an IP address`;

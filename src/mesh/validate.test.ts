@@ -38,6 +38,24 @@ describe("validateProxyConfig", () => {
     assert.equal(validateProxyAddress("a:b:c"), 'unable to split "a:b:c": address a:b:c: too many colons in address');
     assert.equal(validateProxyAddress("host:x"), 'port (x) is not a number: strconv.Atoi: parsing "x": invalid syntax');
     assert.equal(validateProxyAddress("Bad_Host:80"), '"Bad_Host" is not a valid hostname or an IP address');
+    assert.equal(validateProxyAddress(""), 'unable to split "": missing port in address');
+    assert.equal(validateProxyAddress("host:+80"), undefined);
+  });
+
+  it("reads ports and numeric top-level domains as Go's 64-bit int", () => {
+    assert.equal(
+      validateProxyAddress("host:99999999999999999"),
+      "port number 99999999999999999 must be in the range 1..65535",
+    );
+    assert.equal(
+      validateProxyAddress("host:9223372036854775808"),
+      'port (9223372036854775808) is not a number: strconv.Atoi: parsing "9223372036854775808": value out of range',
+    );
+    assert.equal(
+      validateProxyAddress("a.9007199254740993:80"),
+      '"a.9007199254740993" is not a valid hostname or an IP address',
+    );
+    assert.equal(validateProxyAddress("a.99999999999999999999:80"), undefined);
   });
 });
 
