@@ -3,6 +3,7 @@
  * becomes the JSON snippet the template inserts raw — an address, the pilot SAN matchers, an
  * upstream TLS transport socket, a TCP keepalive — and the node metadata's JSON.
  */
+import { splitHostPort } from "../../go/net.js";
 import { parseProtoDuration } from "../../mesh/duration.js";
 import { encodeJSON } from "../../template/sprig/json.js";
 import { encodeField, METADATA_FIELDS, type TypedMetadata } from "./metadata-fields.js";
@@ -12,45 +13,15 @@ export class BootstrapOptionError extends Error {
   override name = "BootstrapOptionError";
 }
 
-/** Go's net.SplitHostPort; throws with Go's message. */
-export function splitHostPort(hostport: string): [string, string] {
-  const fail = (why: string): never => {
-    throw new BootstrapOptionError(`address ${hostport}: ${why}`);
-  };
-  const colon = hostport.lastIndexOf(":");
-  if (colon < 0) fail("missing port in address");
-  let host: string;
-  if (hostport.startsWith("[")) {
-    const end = hostport.indexOf("]");
-    if (end < 0) fail("missing ']' in address");
-    if (end + 1 === hostport.length) fail("missing port in address");
-    if (end + 1 !== colon) fail(hostport[end + 1] === ":" ? "too many colons in address" : "missing port in address");
-    host = hostport.slice(1, end);
-    if (host.includes("[") || host.includes("]")) fail("unexpected '[' in address");
-  } else {
-    host = hostport.slice(0, colon);
-    if (host.includes(":")) fail("too many colons in address");
-    if (host.includes("[")) fail("unexpected '[' in address");
-  }
-  const port = hostport.slice(colon + 1);
-  if (port.includes("[") || port.includes("]")) fail("unexpected ']' in address");
-  return [host, port];
-}
-
 /**
  * addressConverter: `{"address": "<host>", "port_value": <port>}` as text (the port inserted as
  * written, even empty). A host written `$(HOST_IP)` becomes `hostIP` when that is set.
  */
 export function addressJSON(name: string, addr: string, hostIP?: string): string {
-  let host: string;
-  let port: string;
-  try {
-    [host, port] = splitHostPort(addr);
-  } catch (e) {
-    throw new BootstrapOptionError(`unable to parse ${name} address "${addr}": ${(e as Error).message}`);
-  }
-  if (host === "$(HOST_IP)" && hostIP) host = hostIP;
-  return `{"address": "${host}", "port_value": ${port}}`;
+  const { host, port, err } = splitHostPort(addr);
+  if (err !== undefined) throw new BootstrapOptionError(`unable to parse ${name} address "${addr}": ${err}`);
+  const address = host === "$(HOST_IP)" && hostIP ? hostIP : host;
+  return `{"address": "${address}", "port_value": ${port}}`;
 }
 
 /** sanConverter: `[{"exact":"<san>"},...]`. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { addressJSON, keepaliveJSON, metadataJSON, splitHostPort } from "./converters.js";
+import { addressJSON, BootstrapOptionError, keepaliveJSON, metadataJSON } from "./converters.js";
 import { formatDownwardAPI, parseDownwardAPI } from "./downward-api.js";
 import { MetadataTypeError } from "./metadata-fields.js";
 import { getNodeMetaData } from "./node-metadata.js";
@@ -60,9 +60,19 @@ describe("getNodeMetaData", () => {
 
 describe("converters", () => {
   it("split addresses as Go's net.SplitHostPort", () => {
-    assert.deepEqual(splitHostPort("[::1]:80"), ["::1", "80"]);
-    assert.throws(() => splitHostPort("::1:80"), /too many colons/);
-    assert.throws(() => splitHostPort("host"), /missing port/);
+    assert.equal(addressJSON("zipkin", "[::1]:80"), '{"address": "::1", "port_value": 80}');
+    assert.equal(addressJSON("zipkin", "fake:"), '{"address": "fake", "port_value": }');
+    const refused = (addr: string, why: string) =>
+      assert.throws(
+        () => addressJSON("zipkin", addr),
+        (e: Error) =>
+          e instanceof BootstrapOptionError &&
+          e.message === `unable to parse zipkin address ${JSON.stringify(addr)}: address ${addr}: ${why}`,
+      );
+    refused("::1:80", "too many colons in address");
+    refused("host", "missing port in address");
+    refused("a:[", "unexpected '[' in address");
+    refused("a]:80", "unexpected ']' in address");
     assert.equal(addressJSON("zipkin", "$(HOST_IP):9411", "10.1.1.1"), '{"address": "10.1.1.1", "port_value": 9411}');
   });
 
