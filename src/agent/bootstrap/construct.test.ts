@@ -70,6 +70,15 @@ describe("constructProxyConfig", () => {
     const bad = constructProxyConfig({ annotations: { "status.sidecar.istio.io/port": "http" } });
     assert.equal(bad.proxyConfig.statusPort, 0);
     assert.match(bad.warnings.join("\n"), /invalid annotation status\.sidecar\.istio\.io\/port=http/);
+    // pilot-agent logs Go's error text; an out-of-range port keeps Atoi's clamped value (then int32).
+    assert.ok(
+      bad.warnings.includes(
+        'invalid annotation status.sidecar.istio.io/port=http: strconv.Atoi: parsing "http": invalid syntax',
+      ),
+    );
+    const huge = constructProxyConfig({ annotations: { "status.sidecar.istio.io/port": "9223372036854775808" } });
+    assert.equal(huge.proxyConfig.statusPort, -1);
+    assert.match(huge.warnings.join("\n"), /: strconv\.Atoi: parsing "9223372036854775808": value out of range/);
   });
 
   it("refuses a config that fails validation or does not parse, naming the layer", () => {

@@ -11,6 +11,7 @@
  * 5. the annotations `sidecar.istio.io/discoveryAddress` and `status.sidecar.istio.io/port`
  *    replace `discoveryAddress` and `statusPort` (a port that is not an integer gives 0).
  */
+import { atoi, numErrorText } from "../../go/strconv.js";
 import { DurationError } from "../../go/time/duration.js";
 import { oneLine } from "../../kube/one-line.js";
 import {
@@ -96,17 +97,6 @@ function meshProxyConfig(start: AgentStart): ProxyConfig {
   }
 }
 
-/** Go's strconv.Atoi as applyAnnotations uses it: the value, or 0 on a syntax error; out of range clamps. */
-function atoi(s: string): { value: bigint; error?: string } {
-  if (!/^[+-]?[0-9]+$/.test(s)) return { value: 0n, error: "invalid syntax" };
-  const n = BigInt(s);
-  const max = (1n << 63n) - 1n;
-  const min = -(1n << 63n);
-  if (n > max) return { value: max, error: "value out of range" };
-  if (n < min) return { value: min, error: "value out of range" };
-  return { value: n };
-}
-
 export function constructProxyConfig(start: AgentStart): ConstructedProxyConfig {
   const pc: ProxyConfig = { ...meshProxyConfig(start) };
   const warnings: string[] = [];
@@ -134,8 +124,11 @@ export function constructProxyConfig(start: AgentStart): ConstructedProxyConfig 
   }
   if (Object.hasOwn(annotations, STATUS_PORT_ANNOTATION)) {
     const raw = annotations[STATUS_PORT_ANNOTATION] as string;
-    const { value, error } = atoi(raw);
-    if (error !== undefined) warnings.push(`invalid annotation ${STATUS_PORT_ANNOTATION}=${raw}: ${error}`);
+    // As applyAnnotations: the value is used even on an error (0, or clamped when out of range).
+    const { value, err } = atoi(raw);
+    if (err !== undefined) {
+      warnings.push(`invalid annotation ${STATUS_PORT_ANNOTATION}=${raw}: ${numErrorText("Atoi", raw, err)}`);
+    }
     pc.statusPort = toInt32(value);
   }
   return { proxyConfig: pc, concurrencySource, warnings };

@@ -8,6 +8,7 @@
  */
 
 import { isRecord } from "../../go/json.js";
+import { atoi } from "../../go/strconv.js";
 import { type Container, type Json, PROXY_CONTAINER } from "../../inject/pod.js";
 import type { PodParts } from "../../kube/workloads.js";
 import { podNamespace } from "../../kube/workloads.js";
@@ -63,11 +64,10 @@ export function proxyContainer(spec: Json): Container | undefined {
   );
 }
 
-/** Go's strconv.Atoi for an int environment variable; 0 (pilot-agent's default) when it does not parse. */
+/** Go's strconv.Atoi for an int environment variable; undefined (pilot-agent then uses 0) on error. */
 function envInt(value: string): bigint | undefined {
-  if (!/^[+-]?[0-9]+$/.test(value)) return undefined;
-  const n = BigInt(value);
-  return n >= -(1n << 63n) && n < 1n << 63n ? n : undefined;
+  const { value: n, err } = atoi(value);
+  return err === undefined ? n : undefined;
 }
 
 /**

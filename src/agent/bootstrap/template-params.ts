@@ -4,6 +4,7 @@
  * An option that "skips" leaves its key out; the template's `{{ if .key }}` then reads false.
  * Integers are bigints so that the template prints them as Go ints.
  */
+import { atoi } from "../../go/strconv.js";
 import { durationString } from "../../go/time/duration.js";
 import { type ProxyConfig, proxyConfigView } from "../../mesh/index.js";
 import { AddressError, is4, is4In6, parseAddr } from "../capture/netip.js";
@@ -58,11 +59,10 @@ export type TemplateParams = Record<string, unknown>;
 
 const MAX_INT32 = 2147483647n;
 
-/** Go's strconv.Atoi, undefined on error. */
-function atoi(s: string | undefined): bigint | undefined {
-  if (s === undefined || !/^[+-]?[0-9]+$/.test(s)) return undefined;
-  const n = BigInt(s);
-  return n >= -(1n << 63n) && n < 1n << 63n ? n : undefined;
+/** Go's strconv.Atoi of a map value (a missing key reads as ""), undefined on error. */
+function atoiOrUndefined(s: string | undefined): bigint | undefined {
+  const { value, err } = atoi(s ?? "");
+  return err === undefined ? value : undefined;
 }
 
 type Family = "4" | "6" | undefined;
@@ -148,9 +148,9 @@ export function globalDownstreamMaxConnections(pc: ProxyConfig): bigint {
   const settings = (pc.connectionSettings as { globalDownstreamConnectionLimit?: number } | undefined) ?? {};
   if ((settings.globalDownstreamConnectionLimit ?? 0) > 0)
     return BigInt(settings.globalDownstreamConnectionLimit as number);
-  const fromMeta = atoi(pc.proxyMetadata?.ISTIO_META_GLOBAL_DOWNSTREAM_MAX_CONNECTIONS);
+  const fromMeta = atoiOrUndefined(pc.proxyMetadata?.ISTIO_META_GLOBAL_DOWNSTREAM_MAX_CONNECTIONS);
   if (fromMeta !== undefined) return fromMeta;
-  const fromRuntime = atoi(
+  const fromRuntime = atoiOrUndefined(
     (pc.runtimeValues as Record<string, string> | undefined)?.["overload.global_downstream_max_connections"],
   );
   if (fromRuntime !== undefined) return fromRuntime;
@@ -209,7 +209,7 @@ export function templateParams(cfg: BootstrapConfig): TemplateParams {
   );
   const platformMeta = (meta.PLATFORM_METADATA as Record<string, string> | undefined) ?? {};
   if (Object.hasOwn(platformMeta, "gcp_project_number")) p.gcp_project_number = platformMeta.gcp_project_number;
-  const sts = atoi(meta.STS_PORT as string | undefined);
+  const sts = atoiOrUndefined(meta.STS_PORT as string | undefined);
   if (sts !== undefined && sts > 0n) {
     p.sts = true;
     p.sts_port = sts;
