@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import * as grpc from "@grpc/grpc-js";
 import { createWebhookCerts } from "../../webhook/certs.js";
-import { probeGRPC, probeHTTP } from "./app-probe.js";
+import { probeGRPC, probeHostHeader, probeHTTP } from "./app-probe.js";
 import { decodeHealthCheckRequest, encodeHealthCheckResponse, HEALTH_CHECK_METHOD } from "./grpc-health.js";
 import type { Prober } from "./probers.js";
 
@@ -15,6 +15,17 @@ const incoming = { host: "pod:15020", rawHeaders: ["User-Agent", "kube-probe/1.3
 function httpGet(port: number, path: string, scheme = "HTTP", timeoutSeconds = 2): Prober {
   return { httpGet: { path, port: { type: "int", value: port }, host: "", scheme, httpHeaders: [] }, timeoutSeconds };
 }
+
+describe("probeHostHeader", () => {
+  it("replaces the status port of a Host that net.SplitHostPort splits, and keeps any other Host", () => {
+    assert.equal(probeHostHeader("10.0.0.1:15020", 15020, 8080), "10.0.0.1:8080");
+    assert.equal(probeHostHeader("[fd00::1]:15020", 15020, 8080), "[fd00::1]:8080");
+    assert.equal(probeHostHeader("10.0.0.1:15021", 15020, 8080), "10.0.0.1:15021");
+    for (const host of ["10.0.0.1", "fd00::1:15020", "[[fd00::1]:15020", "a]:15020", "[fd00::1]15020"]) {
+      assert.equal(probeHostHeader(host, 15020, 8080), host);
+    }
+  });
+});
 
 describe("probe proxy over HTTPS", () => {
   let server: http2.Http2SecureServer;

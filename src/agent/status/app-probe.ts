@@ -10,6 +10,7 @@ import * as https from "node:https";
 import * as net from "node:net";
 import { isIP } from "node:net";
 import * as tls from "node:tls";
+import { splitHostPort } from "../../go/net.js";
 import { joinHostPort } from "../../mesh/validate-net.js";
 import { checkHealth, SERVING_STATUS } from "./grpc-health.js";
 import type { Prober } from "./probers.js";
@@ -59,16 +60,10 @@ function dialHost(t: ProbeTarget): string {
   return family(t.localAddress) === 6 ? "::1" : "127.0.0.1";
 }
 
-/** Go's net.SplitHostPort, enough for Host headers. */
-function splitHostPort(hostport: string): [string, string] | undefined {
-  const m = /^\[([^\]]*)\]:([^:]*)$/.exec(hostport) ?? /^([^:[\]]*):([^:]*)$/.exec(hostport);
-  return m ? [m[1], m[2]] : undefined;
-}
-
 /** The Host the application sees: the kubelet's, with the status port replaced by the application's. */
 export function probeHostHeader(incomingHost: string, statusPort: number, appPort: number): string {
-  const hp = splitHostPort(incomingHost);
-  if (hp && Number(hp[1]) === statusPort && /^\d+$/.test(hp[1])) return joinHostPort(hp[0], appPort);
+  const { host, port, err } = splitHostPort(incomingHost);
+  if (err === undefined && Number(port) === statusPort && /^\d+$/.test(port)) return joinHostPort(host, appPort);
   return incomingHost;
 }
 

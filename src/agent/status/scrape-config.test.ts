@@ -25,7 +25,8 @@ describe("normalizeScrapeConfig", () => {
       { port: "8080", path: "/m" },
     ]);
     assert.equal(c?.port, "9100");
-    for (const bad of ["015020", "015000", "abc", "0", "65536"]) {
+    assert.equal(normalizeScrapeConfig('{"targets":[{"port":"+9100"}]}', 15020)?.targets[0]?.port, "+9100");
+    for (const bad of ["015020", "015000", "abc", "0", "65536", "-1", "", "99999999999999999", "9223372036854775808"]) {
       assert.throws(() => normalizeScrapeConfig(`{"targets":[{"port":"${bad}"}]}`, 15020), Error, bad);
     }
     assert.throws(

@@ -3,6 +3,8 @@
  * the pod's prometheus.io annotations), normalised as pilot-agent does at start. Pure: no I/O.
  */
 
+import { atoi } from "../../go/strconv.js";
+
 export const PROMETHEUS_ANNOTATIONS_ENV = "ISTIO_PROMETHEUS_ANNOTATIONS";
 
 export interface ScrapeTarget {
@@ -38,13 +40,6 @@ const RESERVED_PORTS: Record<string, string> = {
 /** Why a port is Istio's own ("" when it is not); the port text is compared as is. */
 export function istioReservedPortReason(port: string): string {
   return RESERVED_PORTS[port] ?? "";
-}
-
-/** Go's strconv.Atoi for the port texts: optional sign, decimal digits (leading zeros allowed). */
-function atoi(text: string): number | undefined {
-  if (!/^[+-]?\d+$/.test(text)) return undefined;
-  const n = Number(text);
-  return Number.isSafeInteger(n) ? n : undefined;
 }
 
 /**
@@ -127,10 +122,11 @@ export function normalizeScrapeConfig(text: string | undefined, statusPort: numb
   }
   const targets = d.targets.map((t) => ({ port: t.port, path: t.path === "" ? DEFAULT_PATH : t.path }));
   for (const t of targets) {
-    const n = atoi(t.port);
-    if (n === undefined || n < 1 || n > 65535) {
+    const { value, err } = atoi(t.port);
+    if (err !== undefined || value < 1n || value > 65535n) {
       throw new Error(`invalid prometheus scrape target port ${JSON.stringify(t.port)}: must be an integer 1-65535`);
     }
+    const n = Number(value);
     if (n === statusPort) throw recursive(t.port);
     const reason = istioReservedPortReason(String(n));
     if (reason !== "") {
