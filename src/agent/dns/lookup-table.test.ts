@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { dnsScope } from "./alt-hosts.js";
 import { buildLookupTable, lookupHost } from "./lookup-table.js";
-import { parseResolvConf } from "./resolv-conf.js";
+import { dnsAddress, parseResolvConf } from "./resolv-conf.js";
 
 const scope = dnsScope("ns1", "ns1.svc.cluster.local");
 const table = buildLookupTable(
@@ -59,4 +59,13 @@ test("resolv.conf: comments, nameservers that are addresses, search, domain, opt
   assert.equal(c.ndots, 5);
   assert.equal(c.timeoutSeconds, 2);
   assert.equal(c.port, "53");
+});
+
+test("DNS addresses: host:port or [v6]:port with a decimal port up to 65535, else a one-line error", () => {
+  assert.deepEqual(dnsAddress("localhost:15053"), { host: "localhost", port: 15053 });
+  assert.deepEqual(dnsAddress("[::1]:53"), { host: "::1", port: 53 });
+  assert.deepEqual(dnsAddress(":53"), { host: "", port: 53 });
+  for (const bad of ["localhost", "::1:53", "[::1]", "a:+53", "a:65536", "a:", "a]:53", "a[:53", "[::1]:5]3"]) {
+    assert.throws(() => dnsAddress(bad), { message: `DNS address ${JSON.stringify(bad)}: must be host:port` }, bad);
+  }
 });

@@ -3,6 +3,7 @@
  * to: `nameserver` lines that hold an IP address, the `search` list (or `domain`), and options; the
  * port is always 53.
  */
+import { splitHostPort } from "../../go/net.js";
 import { parseAddr } from "../capture/netip.js";
 
 export interface ResolvConf {
@@ -53,10 +54,13 @@ export function parseResolvConf(text: string): ResolvConf {
   return c;
 }
 
-/** Splits `host:port` / `[v6]:port`; throws a one-line error naming the address. */
-export function splitHostPort(address: string): { host: string; port: number } {
-  const m = /^\[([^\]]+)\]:(\d+)$/.exec(address) ?? /^([^:[\]]*):(\d+)$/.exec(address);
-  const port = m ? Number(m[2]) : Number.NaN;
-  if (!m || !(port >= 0 && port <= 65535)) throw new Error(`DNS address ${JSON.stringify(address)}: must be host:port`);
-  return { host: m[1] as string, port };
+/**
+ * A DNS listen or upstream address: `host:port` / `[v6]:port` split as Go's net.SplitHostPort, with a
+ * decimal port 0-65535; throws a one-line error naming the address.
+ */
+export function dnsAddress(address: string): { host: string; port: number } {
+  const { host, port, err } = splitHostPort(address);
+  const n = /^\d+$/.test(port) ? Number(port) : Number.NaN;
+  if (err !== undefined || !(n <= 65535)) throw new Error(`DNS address ${JSON.stringify(address)}: must be host:port`);
+  return { host, port: n };
 }

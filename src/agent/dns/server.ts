@@ -26,7 +26,7 @@ import { buildLookupTable, type LookupTable } from "./lookup-table.js";
 import { dnsMetrics } from "./metrics.js";
 import { type NameTable, parseNameTable } from "./name-table.js";
 import { ndszView } from "./ndsz.js";
-import { parseResolvConf, splitHostPort } from "./resolv-conf.js";
+import { dnsAddress, parseResolvConf } from "./resolv-conf.js";
 import type { IdSource } from "./round-robin.js";
 import { FrameReader, frame } from "./tcp-frame.js";
 import { type ExchangeOptions, forwardParallel, forwardSequential, type Upstream } from "./upstream.js";
@@ -150,13 +150,13 @@ function configure(o: DnsProxyOptions): Config {
     servers = conf.servers.map((s) => joinHostPort(s, conf.port));
     search = conf.search;
   }
-  const upstreams = (o.upstreams ?? servers).map((s) => splitHostPort(s));
+  const upstreams = (o.upstreams ?? servers).map((s) => dnsAddress(s));
   return { address, upstreams, search: o.searchNamespaces ?? search, respondBeforeSync };
 }
 
 /** The addresses to bind: `localhost` means 127.0.0.1 and/or ::1, by the upstreams' families. */
 function bindAddresses(address: string, upstreams: Upstream[]): { host: string; port: number }[] {
-  const { host, port } = splitHostPort(address);
+  const { host, port } = dnsAddress(address);
   if (host !== "localhost") return [{ host, port }];
   const v4 = upstreams.some((u) => !u.host.includes(":"));
   const v6 = upstreams.some((u) => u.host.includes(":"));
