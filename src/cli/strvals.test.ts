@@ -71,7 +71,10 @@ describe("parseSetInto", () => {
     assert.throws(() => set("a"), /key "a" has no value/);
     assert.throws(() => set("a,b=c"), /key "a" has no value \(cannot end with ,\)/);
     assert.throws(() => set("a={x,y"), /list must terminate with '}'/);
-    assert.throws(() => set("a[x]=1"), /error parsing index/);
+    assert.throws(() => set("a[x]=1"), { message: 'error parsing index: strconv.Atoi: parsing "x": invalid syntax' });
+    assert.throws(() => set("a[9223372036854775808]=1"), {
+      message: 'error parsing index: strconv.Atoi: parsing "9223372036854775808": value out of range',
+    });
     assert.throws(() => set("a[-1]=1"), /negative -1 index not allowed/);
     assert.throws(() => set("a[70000]=1"), /greater than maximum supported index/);
     assert.throws(() => set("a[0]x=1"), /unexpected data at end of array index/);

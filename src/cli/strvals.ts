@@ -7,6 +7,7 @@
  * that does not start with 0 (or exactly 0) → int64, anything else → string. `--set-string` keeps
  * every value a string. Paths are written into an existing values map, overriding what is there.
  */
+import { atoi, numErrorText } from "../go/strconv.js";
 import { type GoValue, int64, isMap, newMap } from "../go/value.js";
 
 /** Helm's limits, which keep a hostile flag from allocating unbounded lists or recursing deeply. */
@@ -154,9 +155,9 @@ class SetParser {
   private index(): number {
     const { text, stop } = this.sc.until("]");
     if (stop === undefined) throw new EndOfInput();
-    if (!/^[-+]?[0-9]+$/.test(text))
-      throw new SetError(`error parsing index: strconv.Atoi: parsing "${text}": invalid syntax`);
-    return Number(text);
+    const { value, err } = atoi(text);
+    if (err !== undefined) throw new SetError(`error parsing index: ${numErrorText("Atoi", text, err)}`);
+    return Number(value);
   }
 
   /** Parses what follows `name[i]`: `=value`, another `[j]`, or `.key...`; returns the updated list. */

@@ -4,7 +4,7 @@
  * error text matter here (the annotation error quotes Go's message), so parsing yields nothing but
  * an error message or undefined.
  */
-import { quote } from "../go/strconv.js";
+import { atoi, quote } from "../go/strconv.js";
 
 /** A parse failure: Go's `parseAddrError` (`in`, `msg`, optional `at`). */
 class AddrError {
@@ -145,8 +145,8 @@ export function parsePrefixError(s: string): string | undefined {
   // Go's Atoi would accept a sign and leading zeros; ParsePrefix refuses both.
   const badBits = fail(`bad bits after slash: ${quote(bits)}`);
   if (bits.length > 1 && !(bits[0] !== undefined && bits[0] >= "1" && bits[0] <= "9")) return badBits;
-  if (!/^[+-]?[0-9]+$/.test(bits)) return badBits;
-  const n = Number(bits);
-  if (n < 0 || n > (addr.is6 ? 128 : 32)) return fail("prefix length out of range");
+  const n = atoi(bits);
+  if (n.err !== undefined) return badBits;
+  if (n.value < 0n || n.value > (addr.is6 ? 128n : 32n)) return fail("prefix length out of range");
   return undefined;
 }
