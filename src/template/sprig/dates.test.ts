@@ -74,6 +74,11 @@ test("dateModify and durations", () => {
   assert.throws(() => call(T.mustDateModify, "bad", day()), { message: 'time: invalid duration "bad"' });
   assert.equal(call(T.duration, 3723n), "0s"); // an int, not int64: Sprig ignores it
   assert.equal(call(T.duration, "3723"), "1h2m3s");
+  // ParseInt(s, 10, 64) with the error ignored: 0 for what does not parse, a sign allowed, no base prefix.
+  assert.equal(call(T.duration, "x"), "0s");
+  assert.equal(call(T.duration, "0x10"), "0s");
+  assert.equal(call(T.duration, "+60"), "1m0s");
+  assert.equal(call(T.duration, "-60"), "-1m0s");
   assert.equal(call(T.duration, new TypedNumber("int64", 90061n)), "25h1m1s");
   assert.equal(call(T.durationRound, "2h30m"), "2h");
   assert.equal(call(T.durationRound, "-49h"), "2d");

@@ -2,6 +2,7 @@
  * Sprig's date functions (date.go) over Go's time.Time (src/go/time).
  */
 
+import { parseInt64 } from "../../go/strconv.js";
 import { durationString, parseDuration, roundToSecond } from "../../go/time/duration.js";
 import { loadLocation, local, UTC } from "../../go/time/location.js";
 import { parseTime } from "../../go/time/parse.js";
@@ -49,14 +50,9 @@ function durationRound(run: Execution, v: GoValue): string {
 
 function duration(v: GoValue): string {
   let n = 0n;
-  if (typeof v === "string") {
-    if (/^[+-]?\d+$/.test(v)) {
-      // ParseInt clamps out-of-range values (and Sprig ignores the error).
-      n = BigInt(v);
-      if (n > (1n << 63n) - 1n) n = (1n << 63n) - 1n;
-      if (n < -(1n << 63n)) n = -(1n << 63n);
-    }
-  } else if (v instanceof TypedNumber && v.type === "int64") n = v.value as bigint;
+  // ParseInt(v, 10, 64): 0 on a syntax error, clamped when out of range (Sprig ignores the error).
+  if (typeof v === "string") n = parseInt64(v, 10).value;
+  else if (v instanceof TypedNumber && v.type === "int64") n = v.value as bigint;
   return durationString(n * 1_000_000_000n);
 }
 
