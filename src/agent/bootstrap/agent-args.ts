@@ -6,6 +6,7 @@
  * `--concurrency`. The syntax is pflag's (../command-line.ts); unknown flags are accepted, as
  * pilot-agent whitelists them, and take the next argument as their value unless it starts with `-`.
  */
+import { parseInt64 } from "../../go/strconv.js";
 import { CommandLineError, type FlagSyntax, readCommandLine } from "../command-line.js";
 import { LOGGING_FLAGS, PILOT_AGENT, programName } from "../pilot-agent.js";
 import { BootstrapError } from "./errors.js";
@@ -63,19 +64,8 @@ const AGENT_FLAGS: readonly FlagSyntax[] = [
 
 /** strconv.ParseInt(s, 0, 64) as pflag's IntVar calls it; undefined on a syntax or range error. */
 export function parseGoInt(s: string): bigint | undefined {
-  const m = /^([+-]?)(0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|0[0-7_]*|[1-9][0-9_]*)$/.exec(s);
-  if (!m) return undefined;
-  const [, sign, body = ""] = m;
-  const prefixed = /^0[xXbBoO]/.test(body);
-  // Underscores only between digits (or after a base prefix), never doubled or trailing.
-  if (body.includes("_") && !/^(0[xXbBoO]?)?(_?[0-9a-fA-F]+)*$/.test(body)) return undefined;
-  const digits = body.replaceAll("_", "");
-  let n: bigint;
-  if (prefixed) n = BigInt(digits.toLowerCase());
-  else if (digits.length > 1 && digits.startsWith("0")) n = BigInt(`0o${digits.slice(1)}`);
-  else n = BigInt(digits);
-  if (sign === "-") n = -n;
-  return n >= -(1n << 63n) && n < 1n << 63n ? n : undefined;
+  const { value, err } = parseInt64(s, 0);
+  return err === undefined ? value : undefined;
 }
 
 /** Go's int32(x) conversion: the low 32 bits, signed. */
