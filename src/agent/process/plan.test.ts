@@ -38,6 +38,15 @@ describe("planAgent", () => {
     assert.equal(p.logOutputLevel, "default:info");
   });
 
+  it("reads ISTIO_CPU_LIMIT as an int environment variable (strconv.Atoi), 0 when it does not parse", () => {
+    const unset = '{"concurrency": null}';
+    assert.equal(plan({ PROXY_CONFIG: unset, ISTIO_CPU_LIMIT: "+3" }).proxyConfig.concurrency, 3);
+    for (const bad of ["0x10", "1_000", "2.5", "9223372036854775808"]) {
+      const p = plan({ PROXY_CONFIG: unset, ISTIO_CPU_LIMIT: bad });
+      assert.ok(p.warnings.includes(`env ISTIO_CPU_LIMIT="${bad}" is not an integer: using 0`), bad);
+    }
+  });
+
   it("applies PROXY_CONFIG, then the annotations file", () => {
     const annotations = 'proxy.istio.io/config="{\\"drainDuration\\": \\"7s\\"}"';
     const p = plan({ PROXY_CONFIG: '{"drainDuration": "3s", "statusPort": 16020}' }, ["proxy"], { annotations });

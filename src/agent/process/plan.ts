@@ -6,7 +6,7 @@
  * (pilot/cmd/pilot-agent/options, pkg/istio-agent). Bad input is a one-line AgentConfigError.
  */
 
-import { parseBool } from "../../go/strconv.js";
+import { atoi, parseBool } from "../../go/strconv.js";
 import { parseDuration } from "../../go/time/duration.js";
 import { oneLine } from "../../kube/one-line.js";
 import { parseProtoDuration } from "../../mesh/duration.js";
@@ -147,10 +147,11 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   }
   let cpuLimit = 0n;
   if (env.ISTIO_CPU_LIMIT !== undefined && env.ISTIO_CPU_LIMIT !== "") {
-    const n = parseGoInt(env.ISTIO_CPU_LIMIT);
-    if (n === undefined)
+    // An int environment variable: strconv.Atoi (decimal only), 0 when it does not parse.
+    const { value, err } = atoi(env.ISTIO_CPU_LIMIT);
+    if (err !== undefined)
       warnings.push(`env ISTIO_CPU_LIMIT=${JSON.stringify(env.ISTIO_CPU_LIMIT)} is not an integer: using 0`);
-    cpuLimit = n ?? 0n;
+    cpuLimit = err === undefined ? value : 0n;
   }
   let built: ReturnType<typeof constructProxyConfig>;
   try {
