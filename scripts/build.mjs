@@ -102,16 +102,32 @@ async function bundleCli() {
   const outdir = join(dist, "cli");
   const src = join(root, "src");
   const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !BUNDLED_PACKAGES.has(name));
-  const moduleUrlAsBuilt = {
-    name: "module-url-as-built",
+  /**
+   * Our source files as the bundle needs them:
+   *   - `import.meta.url` becomes the URL of the file's tsc output (see above);
+   *   - `await import("<package or node: module>")` becomes a require() of it, resolved when the
+   *     promise is: main.js runs the bundle through vm.Script with V8's cached code on Node 20, and there
+   *     Node calls no dynamic-import handler for code that came from the cache (every command but
+   *     a cache's first run would fail with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). Node 20.19+
+   *     require()s ES modules too (package.json's engines). The build fails if the bundle is left
+   *     with an import() of any kind.
+   */
+  const sourceAsBuilt = {
+    name: "source-as-built",
     setup(b) {
       b.onLoad({ filter: /\.ts$/ }, (args) => {
         if (!args.path.startsWith(src)) return undefined;
-        const contents = readFileSync(args.path, "utf8");
-        if (!contents.includes("import.meta.url")) return undefined;
-        const built = relative(outdir, join(dist, relative(src, args.path)).replace(/\.ts$/, ".js"));
-        const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(built)})).href`;
-        return { contents: contents.replaceAll("import.meta.url", url), loader: "ts" };
+        const text = readFileSync(args.path, "utf8");
+        let contents = text.replace(
+          /\bawait import\(("(?:node:|@)?[a-z][^"]*")\)/g,
+          (_, specifier) => `await Promise.resolve().then(() => require(${specifier}))`,
+        );
+        if (contents.includes("import.meta.url")) {
+          const built = relative(outdir, join(dist, relative(src, args.path)).replace(/\.ts$/, ".js"));
+          const url = `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(built)})).href`;
+          contents = contents.replaceAll("import.meta.url", url);
+        }
+        return contents === text ? undefined : { contents, loader: "ts" };
       });
     },
   };
@@ -191,9 +207,13 @@ async function bundleCli() {
     minify: true,
     logLevel: "warning",
   };
-  const plugins = [moduleUrlAsBuilt, commanderSpawnOnUse, bcryptCryptoOnUse, re2jsOnUse];
+  const plugins = [sourceAsBuilt, commanderSpawnOnUse, bcryptCryptoOnUse, re2jsOnUse];
   await build({ ...common, outfile: join(outdir, "program.js"), plugins });
   await build({ ...common, outfile: join(outdir, "everyday.js"), plugins: [withoutServerStack, ...plugins] });
+  for (const bundle of ["program.js", "everyday.js"]) {
+    const left = /\bimport\([^)]*\)/.exec(readFileSync(join(outdir, bundle), "utf8"));
+    if (left !== null) throw new Error(`dist/cli/${bundle}: a dynamic import is left (${left[0]}); see sourceAsBuilt`);
+  }
   const entryText = readFileSync(join(root, "scripts", "cli-entry.cjs"), "utf8");
   const listed = /const SERVER_COMMANDS = new Set\((\[[^\]]*\])\)/.exec(entryText)?.[1];
   if (listed === undefined || JSON.stringify(JSON.parse(listed)) !== JSON.stringify(SERVER_COMMANDS)) {

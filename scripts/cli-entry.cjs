@@ -43,7 +43,8 @@ function loadWithCodeCache() {
   const script = new vm.Script(Module.wrap(fs.readFileSync(program, "utf8")), {
     filename: program,
     cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    // No importModuleDynamically: Node 20 does not call it for code that came from cachedData, so
+    // the build turns the bundle's dynamic imports into require() and fails if one is left.
   });
   if (cachedData === undefined || script.cachedDataRejected) {
     process.once("exit", () => {

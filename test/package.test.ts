@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { startFakeApiServer } from "./fake-apiserver.js";
 import { repoRoot } from "./meshinject-cli.js";
 
 const built = existsSync(join(repoRoot, "dist", "index.js")) && existsSync(join(repoRoot, "dist", "cjs"));
@@ -168,6 +169,55 @@ describe("the built binary (dist/cli/main.js)", { skip }, () => {
     const everyday = await readFile(join(repoRoot, "dist", "cli", "everyday.js"), "utf8");
     const whole = await readFile(join(repoRoot, "dist", "cli", "program.js"), "utf8");
     assert.ok(everyday.length < whole.length * 0.9, `everyday.js ${everyday.length} bytes, program.js ${whole.length}`);
+  });
+
+  /** `run` without blocking this process (a fake API server here answers the child). */
+  const runAsync = async (env: Record<string, string>, ...args: string[]) => {
+    const child = spawn(process.execPath, [join(repoRoot, "dist", "cli", "main.js"), ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const status = await new Promise((resolve) => child.on("close", resolve));
+    return { status, stdout, stderr };
+  };
+
+  it("loads the packages it imports on demand from its compile cache too (certs, --from-cluster)", async () => {
+    // Node 20 calls no dynamic-import handler for code from the cache: a second run is the test.
+    const base = await mkdtemp(join(tmpdir(), "meshinject-on-demand-"));
+    const api = await startFakeApiServer([]);
+    try {
+      const env = { TMPDIR: base };
+      const kubeconfig = await api.kubeconfig(base);
+      for (const round of [1, 2]) {
+        const certs = await runAsync(env, "certs", "--out-dir", join(base, `certs-${round}`));
+        assert.equal(certs.stderr, "", `certs, run ${round}`);
+        assert.equal(certs.status, 0);
+        const cluster = await runAsync(
+          env,
+          "kube-inject",
+          "-f",
+          "examples/curl.yaml",
+          "--from-cluster",
+          "--kubeconfig",
+          kubeconfig,
+        );
+        // The fake has no Istio ConfigMaps: a user error naming the one it looked for.
+        assert.equal(cluster.status, 1, `kube-inject --from-cluster, run ${round}`);
+        assert.match(cluster.stderr, /^meshinject: .*istio-sidecar-injector/);
+        assert.doesNotMatch(cluster.stderr, /internal error/);
+      }
+    } finally {
+      await api.close();
+      await rm(base, { recursive: true, force: true });
+    }
   });
 
   it("runs Sprig's regex functions (re2js, loaded by the bundle at the first compile)", async () => {
