@@ -106,10 +106,10 @@ async function bundleCli() {
    * Our source files as the bundle needs them:
    *   - `import.meta.url` becomes the URL of the file's tsc output (see above);
    *   - `await import("<package or node: module>")` becomes a require() of it, resolved when the
-   *     promise is: main.js runs the bundle through vm.Script with V8's cached code on Node 20, and there
-   *     Node calls no dynamic-import handler for code that came from the cache (every command but
-   *     a cache's first run would fail with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). Node 20.19+
-   *     require()s ES modules too (package.json's engines). The build fails if the bundle is left
+   *     promise is: main.js runs the bundle through vm.Script with V8's cached code on Node 20,
+   *     and Node calls no dynamic-import handler for code that came from the cache (every run but
+   *     a cache's first would fail with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). Node 20.19+
+   *     require()s ES modules too (package.json's engines). The build fails if a bundle is left
    *     with an import() of any kind.
    */
   const sourceAsBuilt = {
