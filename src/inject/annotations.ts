@@ -9,10 +9,10 @@
 
 import { parse as parseYAML } from "yaml";
 import { multiErrorText } from "../go/multierror.js";
+import { parsePrefix } from "../go/netip.js";
 import { quantityError } from "../go/quantity.js";
 import { parseBool, parseUint64, quote } from "../go/strconv.js";
 import { valueKind } from "../kube/value-kind.js";
-import { parsePrefixError } from "./annotations-netip.js";
 
 export {
   ANNOTATIONS,
@@ -128,7 +128,7 @@ const portList =
 function cidrListError(cidrs: string): string | undefined {
   if (cidrs === "") return undefined;
   for (const cidr of cidrs.split(",")) {
-    const e = parsePrefixError(cidr);
+    const e = parsePrefix(cidr).err;
     if (e !== undefined) return `failed parsing cidr '${cidr}': ${e}`;
   }
   return undefined;

@@ -3,8 +3,9 @@
  * addresses (split by Go's net.SplitHostPort), ports, DNS-1123 labels and FQDNs, IP addresses. Each
  * returns an error message (Go's text) or undefined.
  */
-import { parseAddr } from "../agent/capture/netip.js";
+
 import { splitHostPort } from "../go/net.js";
+import { parseAddr } from "../go/netip.js";
 import { atoi, numErrorText } from "../go/strconv.js";
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -64,14 +65,9 @@ export function validateWildcardDomain(domain: string): string | undefined {
   return dot < 0 ? undefined : validateDNS1123Labels(domain.slice(dot + 1));
 }
 
-/** netip.ParseAddr succeeds (IPv4, IPv6, IPv6 with a zone): Go's parser, ported in agent/capture/netip. */
+/** netip.ParseAddr succeeds (IPv4, IPv6, IPv6 with a zone): Go's parser, ported in go/netip. */
 export function isValidIPAddress(s: string): boolean {
-  try {
-    parseAddr(s);
-    return true;
-  } catch {
-    return false;
-  }
+  return parseAddr(s).err === undefined;
 }
 
 /** ValidateProxyAddress: `host:port` with a valid port and a hostname or IP address. */

@@ -71,3 +71,12 @@ test("address classes", () => {
   assert.equal(isLinkLocalUnicast(parseAddr("febf::1")), true);
   assert.equal(isLinkLocalUnicast(parseAddr("fec0::1")), false);
 });
+
+test("AddressError carries Go's ParseAddr text (Go 1.21 nests an embedded IPv4's own error)", () => {
+  assert.throws(
+    () => parsePrefix("::ffff:1.2.03.4/128"),
+    new AddressError(
+      'netip.ParsePrefix("::ffff:1.2.03.4/128"): ParseAddr("::ffff:1.2.03.4"): ParseAddr("1.2.03.4"): IPv4 field has octet with leading zero (at "1.2.03.4")',
+    ),
+  );
+});
