@@ -1,6 +1,6 @@
 // Runs the `meshinject` command for the CLI tests: in process through main(argv, io) with in-memory
 // streams (most tests), or as the real binary from source through tsx (where the process matters).
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { CliIo } from "../src/cli/io.js";
 import { main } from "../src/cli/program.js";
@@ -72,4 +72,33 @@ export function meshinjectProcess(args: readonly string[], input?: string, env: 
     stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** What a child process writes (text so far, as it comes) and its exit code, for tests that watch it run. */
+export interface ChildOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The exit code (null when a signal ended it), once its streams are closed. */
+  readonly exited: Promise<number | null>;
+}
+
+/** Collects a spawned child's standard output and error (those that are pipes) and its exit. */
+export function childOutput(child: ChildProcess): ChildOutput {
+  const out = { stdout: "", stderr: "" };
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out.stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    out.stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  return {
+    get stdout() {
+      return out.stdout;
+    },
+    get stderr() {
+      return out.stderr;
+    },
+    exited,
+  };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { startFakeApiServer } from "./fake-apiserver.js";
-import { repoRoot } from "./meshinject-cli.js";
+import { childOutput, repoRoot } from "./meshinject-cli.js";
 
 const built = existsSync(join(repoRoot, "dist", "index.js")) && existsSync(join(repoRoot, "dist", "cjs"));
 const skip = built ? false : "dist/ is not built (npm ci builds it through prepare; or npm run build)";
@@ -139,12 +139,9 @@ describe("the built binary (dist/cli/main.js)", { skip }, () => {
       });
       // Closed before the child writes anything: its writes to standard output fail with EPIPE.
       child.stdout.destroy();
-      let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      const code = await new Promise((resolve) => child.on("close", resolve));
-      assert.equal(stderr, "", command.join(" "));
+      const out = childOutput(child);
+      const code = await out.exited;
+      assert.equal(out.stderr, "", command.join(" "));
       assert.equal(code, 0, command.join(" "));
     }
   });
@@ -177,16 +174,9 @@ describe("the built binary (dist/cli/main.js)", { skip }, () => {
       cwd: repoRoot,
       env: { ...process.env, ...env },
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const status = await new Promise((resolve) => child.on("close", resolve));
-    return { status, stdout, stderr };
+    const out = childOutput(child);
+    const status = await out.exited;
+    return { status, stdout: out.stdout, stderr: out.stderr };
   };
 
   it("loads the packages it imports on demand from its compile cache too (certs, --from-cluster)", async () => {

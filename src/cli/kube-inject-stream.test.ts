@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { deployment, deploymentStream, lineCount } from "../../test/deployment-stream.js";
-import { meshinject, repoRoot } from "../../test/meshinject-cli.js";
+import { childOutput, meshinject, repoRoot } from "../../test/meshinject-cli.js";
 
 const service = (name: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n`;
 
@@ -21,31 +21,23 @@ describe("streaming meshinject kube-inject", async () => {
       cwd: repoRoot,
       stdio: ["pipe", "pipe", "pipe"],
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const out = childOutput(child);
     // The first document (its end is the separator line), then nothing until its output is seen.
     child.stdin.write(`${deployment(1)}---\n`);
     const firstOut = await new Promise<string>((resolve, reject) => {
       const check = () => {
-        if (stdout.endsWith("---\n")) resolve(stdout);
+        if (out.stdout.endsWith("---\n")) resolve(out.stdout);
       };
       child.stdout.on("data", check);
-      exited.then(() => reject(new Error(`exited before any output; stderr: ${stderr}`)));
+      out.exited.then(() => reject(new Error(`exited before any output; stderr: ${out.stderr}`)));
     });
     assert.match(firstOut, /^apiVersion: apps\/v1\nkind: Deployment\nmetadata:\n/);
     assert.match(firstOut, /name: istio-proxy\n/);
     assert.equal(firstOut.match(/^kind: /gm)?.length, 1);
     child.stdin.end(deployment(2));
-    assert.equal(await exited, 0, stderr);
-    assert.ok(stdout.startsWith(firstOut));
-    assert.match(stdout.slice(firstOut.length), /name: app-2\n.*name: istio-proxy\n.*---\n$/s);
+    assert.equal(await out.exited, 0, out.stderr);
+    assert.ok(out.stdout.startsWith(firstOut));
+    assert.match(out.stdout.slice(firstOut.length), /name: app-2\n.*name: istio-proxy\n.*---\n$/s);
   });
 
   it("stops quietly when the reader of its output goes away (| head)", async () => {
@@ -55,15 +47,11 @@ describe("streaming meshinject kube-inject", async () => {
       ["--import", "tsx", "src/cli/main.ts", "kube-inject", "-f", join(dir, "many.yaml")],
       { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
     );
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const out = childOutput(child);
     // The first piece of output, then the pipe is closed, as `head -1` does.
     child.stdout.once("data", () => child.stdout.destroy());
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    assert.equal(stderr, "");
-    assert.equal(code, 0);
+    assert.equal(await out.exited, 0, out.stderr);
+    assert.equal(out.stderr, "");
   });
 
   it("-o removes its temporary file when interrupted mid-stream, and keeps the old file", async () => {
