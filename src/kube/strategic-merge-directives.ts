@@ -20,26 +20,9 @@ import {
   RETAIN_KEYS,
   SET_ELEMENT_ORDER,
 } from "./strategic-merge-values.js";
-/** Drops every object carrying `$patch` (and the key or list slot holding it). Returns [value, keep]. */
-export function removeDirectives(v: unknown): [unknown, boolean] {
-  if (Array.isArray(v)) {
-    const out: unknown[] = [];
-    for (const item of v) {
-      const [cleaned, keep] = removeDirectives(item);
-      if (keep) out.push(cleaned);
-    }
-    return [out, true];
-  }
-  if (isMap(v)) {
-    if (hasKey(v, DIRECTIVE)) return [null, false];
-    for (const [k, item] of Object.entries(v)) {
-      const [cleaned, keep] = removeDirectives(item);
-      if (keep) v[k] = cleaned;
-      else delete v[k];
-    }
-    return [v, true];
-  }
-  return [v, true];
+/** Drops every object carrying `$patch` (and the list slot holding it) from a patch's list. */
+export function removeDirectives(list: readonly unknown[]): unknown[] {
+  return cleaned(list, false) as unknown[];
 }
 
 /** The list key a `$deleteFromPrimitiveList/<key>` or `$setElementOrder/<key>` directive names. */
@@ -66,38 +49,39 @@ export function mapDirective(directive: unknown, patch: JsonMap): JsonMap {
 const DROPPED: unique symbol = Symbol("dropped");
 
 /**
- * A patch value cleaned for storing: null-valued keys deleted at every depth (nulls only mean
- * "delete" against an original), then every object carrying `$patch` dropped as
- * {@link removeDirectives} does (one whose `$patch` is null is kept: the null goes first). One
+ * A patch value with every object carrying `$patch` dropped, and the key or list slot holding it.
+ * With `dropNulls`, null-valued keys are deleted at every depth as well (nulls only mean "delete"
+ * against an original), before anything else: an object whose `$patch` is null then stays. One
  * walk: maps are cleaned in place, lists are new lists; {@link DROPPED} when `v` itself goes.
  */
-function cleaned(v: unknown): unknown {
+function cleaned(v: unknown, dropNulls: boolean): unknown {
   if (Array.isArray(v)) {
     const out: unknown[] = [];
     for (const item of v) {
-      const c = cleaned(item);
+      const c = cleaned(item, dropNulls);
       if (c !== DROPPED) out.push(c);
     }
     return out;
   }
   if (!isMap(v)) return v;
-  if (hasKey(v, DIRECTIVE) && v[DIRECTIVE] !== null) return DROPPED;
+  if (hasKey(v, DIRECTIVE) && !(dropNulls && v[DIRECTIVE] === null)) return DROPPED;
   for (const k of Object.keys(v)) {
     const item = v[k];
-    if (item === null) {
+    if (dropNulls && item === null) {
       delete v[k];
       continue;
     }
-    const c = cleaned(item);
+    const c = cleaned(item, dropNulls);
     if (c === DROPPED) delete v[k];
-    else if (c !== item) v[k] = c;
+    // setOwn: a `__proto__` key is data, never the map's prototype.
+    else if (c !== item) setOwn(v, k, c);
   }
   return v;
 }
 
 /** Stores a patch value under a key the original lacks (or holds with another type). */
 export function setCleaned(target: JsonMap, key: string, patchV: unknown): void {
-  const value = cleaned(patchV);
+  const value = cleaned(patchV, true);
   // setOwn: a `__proto__` key is data, never the target's prototype.
   if (value !== DROPPED) setOwn(target, key, value);
   else delete target[key];

@@ -494,7 +494,7 @@ class Merger {
 
       let merged: unknown[];
       if (foundOriginal && !foundPatch) merged = originalItems;
-      else if (!foundOriginal && foundPatch) merged = removeDirectives(patchItems)[0] as unknown[];
+      else if (!foundOriginal && foundPatch) merged = removeDirectives(patchItems);
       else if (foundOriginal && foundPatch) {
         merged =
           meta.strategy === MERGE
