@@ -176,10 +176,9 @@ export function parsePrefix(s: string): Parsed<Prefix> {
   if (addr.zone !== undefined) return fail("IPv6 zones cannot be present in a prefix");
   const bitsText = s.slice(slash + 1);
   // strconv.Atoi would take a sign and leading zeros; ParsePrefix refuses both.
-  const badBits = fail(`bad bits after slash: ${quote(bitsText)}`);
-  if (bitsText.length > 1 && !(bitsText[0] !== undefined && bitsText[0] >= "1" && bitsText[0] <= "9")) return badBits;
-  const n = atoi(bitsText);
-  if (n.err !== undefined) return badBits;
+  const first = bitsText[0] ?? "";
+  const n = bitsText.length > 1 && (first < "1" || first > "9") ? undefined : atoi(bitsText);
+  if (n === undefined || n.err !== undefined) return fail(`bad bits after slash: ${quote(bitsText)}`);
   if (n.value < 0n || n.value > (is4(addr) ? 32n : 128n)) return fail("prefix length out of range");
   return { value: { addr, bits: Number(n.value) } };
 }
