@@ -6,7 +6,7 @@
  */
 
 import type { NameTable } from "../dns/name-table.js";
-import { sdsOptionsFromEnv } from "../sds/options-from-env.js";
+import { securityOptionsFromEnv } from "../sds/options-from-env.js";
 import { type SdsServer, startSdsServer } from "../sds/server.js";
 import { xdsProxyOptionsFromEnv } from "../xds/options-from-env.js";
 import { startXdsProxy, type XdsProxy } from "../xds/proxy.js";
@@ -29,7 +29,8 @@ export function sdsComponent(runtime: AgentRuntime, env: Env, root: string): Com
     async start() {
       try {
         server = await startSdsServer({
-          ...sdsOptionsFromEnv(env, { root, discoveryAddress }),
+          security: securityOptionsFromEnv(env, { root, discoveryAddress }),
+          proxyless: runtime.plan.disableEnvoy,
           log: logTo(runtime, "sds"),
         });
       } catch (e) {
