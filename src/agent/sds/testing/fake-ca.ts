@@ -34,6 +34,8 @@ export interface FakeCaCall {
   csr: string;
   validityDuration: string;
   certSigner: string | undefined;
+  /** The subject alternative names of the client certificate the caller presented, if any. */
+  clientCertSan: string | undefined;
 }
 
 export interface FakeCa {
@@ -87,7 +89,9 @@ function encodeResponse(chain: string[]): Buffer {
   );
 }
 
-export async function startFakeCa(options: { port?: number; ttlMs?: number; pki?: TestCa } = {}): Promise<FakeCa> {
+export async function startFakeCa(
+  options: { port?: number; ttlMs?: number; pki?: TestCa; requestClientCert?: boolean } = {},
+): Promise<FakeCa> {
   const server = new Server();
   const held: (() => void)[] = [];
   const fake: FakeCa = {
@@ -124,6 +128,7 @@ export async function startFakeCa(options: { port?: number; ttlMs?: number; pki?
         authorization: md.get("authorization")[0]?.toString(),
         clusterId: md.get("clusterid")[0]?.toString(),
         metadata: all,
+        clientCertSan: call.getAuthContext().sslPeerCertificate?.subjectaltname,
         ...request,
       });
       const sign = () => {
@@ -142,9 +147,11 @@ export async function startFakeCa(options: { port?: number; ttlMs?: number; pki?
       sign();
     },
   });
-  const creds = ServerCredentials.createSsl(null, [
-    { cert_chain: Buffer.from(fake.pki.serving.certPem), private_key: Buffer.from(fake.pki.serving.keyPem) },
-  ]);
+  const creds = ServerCredentials.createSsl(
+    options.requestClientCert ? Buffer.from(fake.pki.rootPem) : null,
+    [{ cert_chain: Buffer.from(fake.pki.serving.certPem), private_key: Buffer.from(fake.pki.serving.keyPem) }],
+    options.requestClientCert === true,
+  );
   fake.port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`127.0.0.1:${options.port ?? 0}`, creds, (error, port) => (error ? reject(error) : resolve(port))),
   );
