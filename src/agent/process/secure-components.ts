@@ -57,7 +57,13 @@ export function xdsComponent(
     async start() {
       try {
         proxy = await startXdsProxy({
-          ...xdsProxyOptionsFromEnv(env, { root, discoveryAddress, onNameTable }),
+          ...xdsProxyOptionsFromEnv(env, {
+            root,
+            discoveryAddress,
+            onNameTable,
+            controlPlaneAuthPolicy: runtime.plan.proxyConfig.controlPlaneAuthPolicy as string | number | undefined,
+            proxyMetadata: runtime.plan.proxyConfig.proxyMetadata as Record<string, string> | undefined,
+          }),
           log: logTo(runtime, "xdsproxy"),
         });
       } catch (e) {

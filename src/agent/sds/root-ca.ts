@@ -124,10 +124,10 @@ export function caTls(o: SecurityOptions): IstiodTls | undefined {
 /** The XDS proxy's TLS to istiod (XdsProxy.getTLSOptions); undefined when the control plane auth policy is NONE. */
 export function xdsTls(
   o: SecurityOptions,
-  controlPlaneAuthPolicy: string | undefined,
+  controlPlaneAuthPolicy: string | number | undefined,
   proxyMetadata: Record<string, string> = {},
 ): IstiodTls | undefined {
-  if (controlPlaneAuthPolicy === "NONE") return undefined;
+  if (controlPlaneAuthPolicy === "NONE" || controlPlaneAuthPolicy === 0) return undefined;
   return {
     rootCertPath: findRootCaForXds(o, proxyMetadata),
     ...keyCertsForXds(o, proxyMetadata),

@@ -24,7 +24,7 @@ import { CA_ROOT_CERT, TOKEN_PATH } from "../sds/server.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
 import { deltaState, type Message, type StreamState, sotwState } from "./stream-state.js";
-import { connectUpstream, type Upstream } from "./upstream.js";
+import { connectUpstream, type Upstream, type UpstreamOptions } from "./upstream.js";
 
 export const XDS_SOCKET = "etc/istio/proxy/XDS";
 
@@ -39,6 +39,8 @@ export interface XdsProxyOptions {
   /** Token file (default `<root>/var/run/secrets/tokens/istio-token`); `false`: none. */
   tokenPath?: string | false;
   clusterId: string;
+  /** pilot-agent's dial to istiod (TLS, XDS_HEADER_*, token); replaces rootCertPath/serverName/tokenPath. */
+  dial?: UpstreamOptions["dial"];
   /** The name table sink (DNS capture on); when absent, NDS is not requested. */
   onNameTable?: (table: NameTable) => void;
   retryInitialMs?: number;
@@ -78,7 +80,9 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   const tokenPath = options.tokenPath ?? join(root, TOKEN_PATH);
   const upstream: Upstream = connectUpstream({
     discoveryAddress: options.discoveryAddress,
-    rootCertPem: rootCertPath === false ? undefined : readFileSync(rootCertPath),
+    dial: options.dial,
+    log,
+    rootCertPem: options.dial || rootCertPath === false ? undefined : readFileSync(rootCertPath),
     serverName: options.serverName,
     tokenPath: tokenPath === false ? undefined : tokenPath,
     clusterId: options.clusterId,
