@@ -26,6 +26,8 @@ export interface ReceivedSecret {
   certChainPem?: string;
   privateKeyPem?: string;
   rootCertPem?: string;
+  /** `validation_context.crl.filename`. */
+  crlFile?: string;
 }
 
 export interface ReceivedResponse {
@@ -68,6 +70,7 @@ function readSecret(any: TextMessage): ReceivedSecret {
     certChainPem: text(field(body, "tls_certificate.certificate_chain.inline_bytes")),
     privateKeyPem: text(field(body, "tls_certificate.private_key.inline_bytes")),
     rootCertPem: text(field(body, "validation_context.trusted_ca.inline_bytes")),
+    crlFile: text(field(body, "validation_context.crl.filename")),
   };
 }
 
