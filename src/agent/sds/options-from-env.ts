@@ -29,6 +29,7 @@
  * | KUBERNETES_SERVICE_HOST | — | onKubernetes (OUTPUT_CERTS file mode) |
  * | PILOT_ENABLE_CA_CRL | true | enableCaCrl |
  * | SSL_CERT_FILE | — | systemRootsPath (Go's system pool) |
+ * | WORKLOAD_IDENTITY_SOCKET_FILE | socket | workloadIdentitySocketFile |
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -79,6 +80,8 @@ export interface SecurityOptions {
   keyFilePath: string;
   rootCertFilePath: string;
   discoveryAddress: string;
+  /** WORKLOAD_IDENTITY_SOCKET_FILE: the SDS socket's file name under workload-spiffe-uds. */
+  workloadIdentitySocketFile: string;
 }
 
 function str(env: Env, name: string, fallback: string): string {
@@ -181,5 +184,6 @@ export function securityOptionsFromEnv(
     keyFilePath: join(root, "etc/certs/key.pem"),
     rootCertFilePath: join(root, "etc/certs/root-cert.pem"),
     discoveryAddress: agent.discoveryAddress,
+    workloadIdentitySocketFile: str(env, "WORKLOAD_IDENTITY_SOCKET_FILE", "socket"),
   };
 }

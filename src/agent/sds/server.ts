@@ -38,6 +38,7 @@ import {
 import type { SecurityOptions } from "./options-from-env.js";
 import { caTls, setupSecurityOptions } from "./root-ca.js";
 import { type SecretItem, SecretManager } from "./workload-secrets.js";
+import { chooseSdsSocket } from "./workload-socket.js";
 
 export { CA_ROOT_CERT } from "./root-ca.js";
 
@@ -151,15 +152,20 @@ function backoff(initialMs: number, random: () => number): () => number {
 export async function startSdsServer(options: SdsServerOptions): Promise<SdsServer> {
   const security = setupSecurityOptions(options.security);
   const root = security.root;
-  const socketPath = options.socketPath ?? join(root, SDS_SOCKET);
   const log = options.log ?? (() => {});
+  // Agent.Run: a live workload-identity socket of someone else's means we serve only file certificates.
+  const chosen = await chooseSdsSocket(root, security.workloadIdentitySocketFile);
+  if (chosen.serveOnlyFiles)
+    log("info", "Existing workload SDS socket found. Default Istio SDS Server will only serve files");
+  const serveOnlyFiles = chosen.serveOnlyFiles;
+  const socketPath = options.socketPath ?? chosen.path;
   const random = options.random ?? Math.random;
   const crlPath = join(root, CA_CRL_PATH);
   const crl = () => (security.enableCaCrl && existsSync(crlPath) ? crlPath : undefined);
 
   const credentials = credentialFetcher(security.credentialFetcherType, security.jwtPath, (m) => log("warn", m));
   let ca: CaClient | undefined;
-  if (!security.fileMountedCerts) {
+  if (!security.fileMountedCerts && !serveOnlyFiles) {
     log("info", `CA Endpoint ${security.caEndpoint}, provider ${security.caProviderName}`);
     if (security.caProviderName !== "Citadel")
       throw new Error(`CA provider ${JSON.stringify(security.caProviderName)} not registered`);
@@ -377,7 +383,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
   await bindUnixSocket(server, socketPath);
   log("info", `Starting SDS server for workload certificates, will listen on ${socketPath}`);
   // Pre-generate the workload certificate (startup latency; OUTPUT_CERTS always written).
-  if (!security.fileMountedCerts) void keepGenerating([WORKLOAD_KEY_CERT, ROOT_CA], "warm");
+  if (!security.fileMountedCerts && !serveOnlyFiles) void keepGenerating([WORKLOAD_KEY_CERT, ROOT_CA], "warm");
 
   return {
     socketPath,

@@ -1,0 +1,88 @@
+/**
+ * A workload-identity SDS server already on the socket (SPIRE's, here a bare gRPC server): the agent
+ * serves only file certificates, on credential-uds/files-socket, and never asks the CA. A dead socket
+ * is cleared and the agent serves as usual; WORKLOAD_IDENTITY_SOCKET_FILE must be a name with a live
+ * socket behind it.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { createTestCa, type TestCa } from "../testing/pki.js";
+import { SDS_SOCKET, type SdsServer, startSdsServer } from "./server.js";
+import { type FakeCa, startFakeCa } from "./testing/fake-ca.js";
+import { type TestPod, testPod } from "./testing/pod.js";
+import { sdsClient } from "./testing/sds-client.js";
+import { FILE_CREDENTIAL_NAME_SOCKET_PATH } from "./workload-socket.js";
+
+describe("the workload identity socket", () => {
+  let ca: FakeCa;
+  let other: TestCa;
+  const pods: TestPod[] = [];
+  const servers: SdsServer[] = [];
+  before(async () => {
+    ca = await startFakeCa({ ttlMs: 600_000 });
+    other = await createTestCa();
+  });
+  after(async () => {
+    for (const s of servers) await s.close();
+    await ca.close();
+    for (const p of pods) p.remove();
+  });
+
+  test("someone else's live socket: only file certificates, on files-socket, and no CA call", async () => {
+    const pod = testPod(ca.pki.rootPem, ca.address);
+    pods.push(pod);
+    const spire = new Server();
+    const socket = join(pod.root, SDS_SOCKET);
+    mkdirSync(join(pod.root, "var/run/secrets/workload-spiffe-uds"), { recursive: true });
+    await new Promise<void>((resolve, reject) =>
+      spire.bindAsync(`unix:${socket}`, ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())),
+    );
+    try {
+      const calls = ca.calls.length;
+      const sds = await startSdsServer({ security: pod.security(), warmInitialMs: 50 });
+      servers.push(sds);
+      assert.equal(sds.socketPath, join(pod.root, FILE_CREDENTIAL_NAME_SOCKET_PATH));
+      const chain = pod.write("gw/chain.pem", other.serving.certPem);
+      const key = pod.write("gw/key.pem", other.serving.keyPem);
+      const client = sdsClient(sds.socketPath, [`file-cert:${chain}~${key}`]);
+      await client.waitFor(1);
+      assert.equal(client.responses[0]?.secrets[0]?.certChainPem, other.serving.certPem);
+      const workload = sdsClient(sds.socketPath, ["default"]);
+      assert.match((await workload.waitForEnd()).details, /ca client is nil/);
+      assert.equal(ca.calls.length, calls, "the CA is never asked");
+      client.close();
+    } finally {
+      spire.forceShutdown();
+    }
+  });
+
+  test("a dead socket is removed and the agent serves there; a path or a missing custom socket is refused", async () => {
+    const pod = testPod(ca.pki.rootPem, ca.address);
+    pods.push(pod);
+    const socket = join(pod.root, SDS_SOCKET);
+    mkdirSync(join(pod.root, "var/run/secrets/workload-spiffe-uds"), { recursive: true });
+    // A socket whose owner never speaks gRPC: the health check fails within its second.
+    const dead = createServer((c) => c.on("error", () => {}));
+    await new Promise<void>((resolve) => dead.listen(socket, resolve));
+    after(() => dead.close());
+    const sds = await startSdsServer({ security: pod.security(), warmInitialMs: 50 });
+    servers.push(sds);
+    assert.equal(sds.socketPath, socket);
+    const client = sdsClient(sds.socketPath, ["ROOTCA"]);
+    await client.waitFor(1);
+    client.close();
+    await assert.rejects(
+      startSdsServer({ security: pod.security({ WORKLOAD_IDENTITY_SOCKET_FILE: "../socket" }) }),
+      /must be a filename, not a path/,
+    );
+    await assert.rejects(
+      startSdsServer({ security: pod.security({ WORKLOAD_IDENTITY_SOCKET_FILE: "spire.sock" }) }),
+      /non-default SDS socket path: .*spire.sock but no socket found/,
+    );
+    assert.ok(existsSync(socket));
+  });
+});
