@@ -30,6 +30,7 @@ test("ECDSA on P384 (signed with SHA-384), P-256 otherwise; the SAN is critical"
     assert.match(text, new RegExp(`ASN1 OID: ${oid}`), curve);
     assert.match(text, new RegExp(`Signature Algorithm: ${hash}`), curve);
     assert.match(text, /X509v3 Subject Alternative Name: critical\s+URI:spiffe:\/\/cluster.local\/ns\/ns1\/sa\/sa1/);
+    assert.match(openssl(["req", "-noout", "-subject"], csrPem), /^subject=O = \s*$/);
     assert.match(privateKeyPem, /^-----BEGIN EC PRIVATE KEY-----/);
   }
 });

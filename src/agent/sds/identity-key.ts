@@ -2,8 +2,9 @@
  * The workload's key and certificate request, as Istio's `pkiutil.GenCSR` makes them
  * (security/pkg/pki/util/generate_csr.go): with `ECC_SIGNATURE_ALGORITHM` empty an RSA key of
  * `WORKLOAD_RSA_KEY_SIZE` bits (below 2048 is an error), with `ECDSA` an EC key on `ECC_CURVE`
- * (`P384`, anything else P-256), any other algorithm an error; a PKCS#10 CSR whose only extension is
- * the critical subject alternative name carrying the SPIFFE ID; the key as PEM in PKCS#1 / SEC 1
+ * (`P384`, anything else P-256), any other algorithm an error; a PKCS#10 CSR with the subject `O=`
+ * (one empty organization) whose only extension is the critical subject alternative name carrying the
+ * SPIFFE ID; the key as PEM in PKCS#1 / SEC 1
  * form, or PKCS#8 when `PKCS8_KEY` is set. The private key stays in this process: it goes out only
  * inside an SDS response or to OUTPUT_CERTS.
  */
@@ -71,6 +72,8 @@ export async function generateCsr(o: CsrOptions): Promise<KeyAndCsr> {
   const keys = (await webcrypto.subtle.generateKey(generate, true, ["sign", "verify"])) as KeyPair;
   const x509 = await loadX509();
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
+    // GenCSRTemplate: Subject{Organization: [options.Org]} with Org unset — one empty O, as Go encodes it.
+    name: [{ "2.5.4.10": [{ printableString: "" }] }] as unknown as string,
     keys,
     signingAlgorithm: sign,
     // BuildSubjectAltNameExtension: critical, since the subject is empty.

@@ -35,7 +35,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { atoi, parseBool, parseFloat64 } from "../../go/strconv.js";
 import { parseDuration } from "../../go/time/duration.js";
-import { goSystemRootsPath } from "../istiod-channel.js";
+import { GO_SYSTEM_ROOT_FILES, goSystemRootsPath } from "../istiod-channel.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -129,12 +129,7 @@ function prefixed(env: Env, prefix: string): Record<string, string> {
 
 /** GetOSRootFilePath: the first CA bundle that exists, "" when none does. */
 export const OS_ROOT_FILES = [
-  "/etc/ssl/certs/ca-certificates.crt",
-  "/etc/pki/tls/certs/ca-bundle.crt",
-  "/etc/ssl/ca-bundle.pem",
-  "/etc/pki/tls/cacert.pem",
-  "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
-  "/etc/ssl/cert.pem",
+  ...GO_SYSTEM_ROOT_FILES, // Debian … Alpine, the same six as Go's
   "/usr/local/etc/ssl/cert.pem",
   "/etc/ssl/certs/ca-certificates",
 ];

@@ -151,4 +151,33 @@ describe("SDS resource names", () => {
     assert.match((await unknown.waitForEnd()).details, /attempted to fetch secret, but ca client is nil/);
     client.close();
   });
+
+  test("ProxyConfig trust anchors (PCDS): ROOTCA pushed with them merged, default re-signed", async () => {
+    const { sds } = await start();
+    const client = sdsClient(sds.socketPath, ["default", "ROOTCA"]);
+    await client.waitFor(1);
+    const before = client.responses.length;
+    const firstSerial = new X509Certificate(client.responses[0]?.secrets[0]?.certChainPem ?? "").serialNumber;
+    sds.secrets.updateConfigTrustBundle(other.rootPem);
+    const roots = () =>
+      client.responses
+        .slice(before)
+        .flatMap((r) => r.secrets)
+        .filter((s) => s.name === "ROOTCA")
+        .map((s) => s.rootCertPem ?? "");
+    // (The first signing's own ROOTCA announcement may still arrive: wait for the merged one.)
+    await until(() => roots().some((r) => r.includes(other.rootPem.trim())), "ROOTCA pushed with the anchors");
+    const merged = roots().find((r) => r.includes(other.rootPem.trim()));
+    assert.equal(merged?.match(/BEGIN CERTIFICATE/g)?.length, 2);
+    assert.ok(merged?.includes(ca.pki.rootPem.trim()));
+    await until(
+      () =>
+        client.responses
+          .slice(before)
+          .flatMap((r) => r.secrets)
+          .some((s) => s.name === "default" && new X509Certificate(s.certChainPem ?? "").serialNumber !== firstSerial),
+      "default re-signed",
+    );
+    client.close();
+  });
 });

@@ -238,21 +238,25 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
 
   const counters: SdsStats = { streams: 0, responses: 0, pushes: 0, nacks: 0, errors: 0, malformed: 0 };
 
+  /** The server (none without Envoy) and its stop. */
+  const handle = (listening: string, server: Server | undefined): SdsServer => ({
+    socketPath: listening,
+    secrets,
+    stats: () => ({ ...counters }),
+    async close() {
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      secrets.close();
+      if (server) await shutdown(server);
+      ca?.close();
+    },
+  });
+
   if (options.proxyless) {
     // initSdsServer with DisableEnvoy: no SDS server; each announcement regenerates (getWorkloadCerts).
     secrets.registerSecretHandler(() => void keepGenerating([WORKLOAD_KEY_CERT, ROOT_CA], "get"));
     void keepGenerating([WORKLOAD_KEY_CERT, ROOT_CA], "get");
-    return {
-      socketPath: "",
-      secrets,
-      stats: () => ({ ...counters }),
-      async close() {
-        closed = true;
-        for (const t of timers) clearTimeout(t);
-        secrets.close();
-        ca?.close();
-      },
-    };
+    return handle("", undefined);
   }
 
   /** Each open stream's push hook. */
@@ -384,17 +388,5 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
   log("info", `Starting SDS server for workload certificates, will listen on ${socketPath}`);
   // Pre-generate the workload certificate (startup latency; OUTPUT_CERTS always written).
   if (!security.fileMountedCerts && !serveOnlyFiles) void keepGenerating([WORKLOAD_KEY_CERT, ROOT_CA], "warm");
-
-  return {
-    socketPath,
-    secrets,
-    stats: () => ({ ...counters }),
-    async close() {
-      closed = true;
-      for (const t of timers) clearTimeout(t);
-      secrets.close();
-      await shutdown(server);
-      ca?.close();
-    },
-  };
+  return handle(socketPath, server);
 }

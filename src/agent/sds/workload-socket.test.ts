@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
@@ -66,23 +66,31 @@ describe("the workload identity socket", () => {
     const socket = join(pod.root, SDS_SOCKET);
     mkdirSync(join(pod.root, "var/run/secrets/workload-spiffe-uds"), { recursive: true });
     // A socket whose owner never speaks gRPC: the health check fails within its second.
-    const dead = createServer((c) => c.on("error", () => {}));
+    const conns: Socket[] = [];
+    const dead = createServer((c) => {
+      c.on("error", () => {});
+      conns.push(c);
+    });
     await new Promise<void>((resolve) => dead.listen(socket, resolve));
-    after(() => dead.close());
-    const sds = await startSdsServer({ security: pod.security(), warmInitialMs: 50 });
-    servers.push(sds);
-    assert.equal(sds.socketPath, socket);
-    const client = sdsClient(sds.socketPath, ["ROOTCA"]);
-    await client.waitFor(1);
-    client.close();
-    await assert.rejects(
-      startSdsServer({ security: pod.security({ WORKLOAD_IDENTITY_SOCKET_FILE: "../socket" }) }),
-      /must be a filename, not a path/,
-    );
-    await assert.rejects(
-      startSdsServer({ security: pod.security({ WORKLOAD_IDENTITY_SOCKET_FILE: "spire.sock" }) }),
-      /non-default SDS socket path: .*spire.sock but no socket found/,
-    );
-    assert.ok(existsSync(socket));
+    try {
+      const sds = await startSdsServer({ security: pod.security(), warmInitialMs: 50 });
+      servers.push(sds);
+      assert.equal(sds.socketPath, socket);
+      const client = sdsClient(sds.socketPath, ["ROOTCA"]);
+      await client.waitFor(1);
+      client.close();
+      await assert.rejects(
+        startSdsServer({ security: pod.security({ WORKLOAD_IDENTITY_SOCKET_FILE: "../socket" }) }),
+        /must be a filename, not a path/,
+      );
+      await assert.rejects(
+        startSdsServer({ security: pod.security({ WORKLOAD_IDENTITY_SOCKET_FILE: "spire.sock" }) }),
+        /non-default SDS socket path: .*spire.sock but no socket found/,
+      );
+      assert.ok(existsSync(socket));
+    } finally {
+      for (const c of conns) c.destroy();
+      dead.close();
+    }
   });
 });

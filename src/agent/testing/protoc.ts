@@ -8,23 +8,9 @@
  * package in the tree reads protobuf text format, and the subset protoc prints is small).
  */
 import { execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { INCLUDE_DIRS as INCLUDES } from "../protos.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const xdsDeps = join(dirname(createRequire(import.meta.url).resolve("@grpc/grpc-js-xds/package.json")), "deps");
-
-const INCLUDES = [
-  join(xdsDeps, "envoy-api"),
-  join(xdsDeps, "xds"),
-  join(xdsDeps, "googleapis"),
-  join(xdsDeps, "protoc-gen-validate"),
-  join(here, "..", "sds", "proto"),
-  join(here, "..", "xds", "proto"),
-];
-
-/** The proto files each test decodes against (the Any payloads' types are among them, so protoc expands them). */
+/** The proto files each test decodes against (with the types the Any payloads carry). Same .proto files as the agent loads, read by protoc. */
 export const SDS_PROTOS = [
   "envoy/service/discovery/v3/discovery.proto",
   "envoy/extensions/transport_sockets/tls/v3/secret.proto",
