@@ -9,6 +9,7 @@ import { CliError } from "./cli-error.js";
 import type { CliIo } from "./io.js";
 import type { KubeInjectCliOptions } from "./kube-inject.js";
 import type { ManifestCommandIO } from "./manifest-command.js";
+import { OUTPUT_FLAG_HELP } from "./output-help.js";
 import { readFileBytes } from "./read-input.js";
 
 export { CliError } from "./cli-error.js";
@@ -42,10 +43,11 @@ async function readText(path: string, what: string): Promise<string> {
 }
 
 async function render(opts: RenderOptions, io: CliIo): Promise<void> {
-  const [{ buildValues }, { renderTemplate }, { WriteError, writeFileAtomic }] = await Promise.all([
+  const [{ buildValues }, { renderTemplate }, { WriteError }, { writeOutput }] = await Promise.all([
     import("./values.js"),
     import("./render.js"),
     import("./output.js"),
+    import("./output-target.js"),
   ]);
   const text = await readText(opts.file, "template");
   const files = [];
@@ -57,7 +59,7 @@ async function render(opts: RenderOptions, io: CliIo): Promise<void> {
     io.stdout.write(output);
   } else {
     try {
-      await writeFileAtomic(opts.output, output);
+      await writeOutput(opts.output, output, io);
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
       throw new CliError(`-o ${opts.output}: ${e.message}`);
@@ -177,7 +179,7 @@ function registerTemplate(program: Command, io: CliIo): void {
     .option("--values <file>", "YAML values file (repeatable; later files override earlier ones)", collect)
     .option("--set <key=value>", "set values on the command line (repeatable; key=v1,key2=v2)", collect)
     .option("--set-string <key=value>", "like --set, but every value stays a string (repeatable)", collect)
-    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .option("-o, --output <file>", OUTPUT_FLAG_HELP)
     .addHelpText("after", RENDER_HELP)
     .action((opts: RenderOptions) => render(opts, io));
 }
@@ -201,7 +203,7 @@ function registerKubeInject(
       "auto",
     )
     .option("--diff", "print a unified diff per changed document instead of the whole output")
-    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .option("-o, --output <file>", OUTPUT_FLAG_HELP)
     .addHelpText("after", KUBE_INJECT_HELP)
     .action((opts: KubeInjectCliOptions) => runKubeInject(opts, io));
 }

@@ -15,6 +15,7 @@ import {
   streamCliResult,
 } from "./kube-inject.js";
 import { addInjectorOptions, injectorSources, loadCliInjector } from "./load-injector.js";
+import { OUTPUT_FLAG_HELP } from "./output-help.js";
 
 async function runUninject(opts: KubeInjectCliOptions, io: CliIo): Promise<void> {
   const sources = await injectorSources(opts, io);
@@ -61,7 +62,7 @@ export function uninjectCommand(io: CliIo): Command {
   )
     .option("--native-sidecars <on|off|auto>", "whether they were injected as native sidecars", "auto")
     .option("--diff", "print a unified diff per changed document instead of the whole output")
-    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .option("-o, --output <file>", OUTPUT_FLAG_HELP)
     .addHelpText("after", HELP)
     .action((opts: KubeInjectCliOptions) => runUninject(opts, io));
 }
