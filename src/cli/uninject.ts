@@ -42,9 +42,11 @@ const HELP = `
 Works from what the injection recorded in each pod: the sidecar.istio.io/status annotation names the
 containers, init containers, volumes and image pull secrets it added; the proxy's
 ISTIO_KUBE_APP_PROBERS and ISTIO_PROMETHEUS_ANNOTATIONS hold the app's probes and scrape annotations
-as they were; proxy.istio.io/overrides holds the user's own istio-proxy settings. Labels, annotations
+as they were (a probe's port as the injection recorded it: a number, also where the app named the
+port); proxy.istio.io/overrides holds the user's own istio-proxy settings. Labels, annotations
 and pod fields the templates derived (security.istio.io/tlsMode, istio.io/rev, ...) are removed where
-injecting without them writes them again, so kube-inject of the result gives the input back. A
+injecting without them writes them again, so kube-inject of the result gives the input back; the
+empty fields a typed write adds (status: {}, strategy: {}, resources: {}) are left out. A
 workload whose record is unreadable or incomplete is refused with the reason; workloads that were not
 injected and other documents are copied through.
 
