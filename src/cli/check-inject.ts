@@ -119,6 +119,8 @@ injector config (ConfigMap istio-sidecar-injector in -i, default istio-system) a
 cluster of the kube context (--kubeconfig, --context), as istioctl x check-inject does; files given
 with --webhook-config or --injectConfigFile still win. -o json prints the same findings as data.
 
+As in istioctl, \`meshinject x check-inject\` is the same command.
+
 Examples:
   meshinject check-inject deployment/web -n shop
   meshinject check-inject -l app=web -n shop -o json

@@ -124,6 +124,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>]
     },
   ],
   ["agent", async () => registerAgent],
+  ["version", async () => registerVersion],
 ];
 
 /** The registration of a report command (capture-rules, proxy-config, check-inject), built whole by its module. */
@@ -226,6 +227,25 @@ function registerConfig(program: Command, io: CliIo): void {
     });
 }
 
+/**
+ * `meshinject version`, as `istioctl version --remote=false` prints the client's: meshinject's own
+ * version, and the Istio release its built-in configuration and agent follow.
+ */
+function registerVersion(program: Command, io: CliIo): void {
+  program
+    .command("version")
+    .description("print meshinject's version and the Istio release it follows")
+    .option("-s, --short", "print only meshinject's version")
+    .action(async (opts: { short?: boolean }) => {
+      if (opts.short === true) {
+        io.stdout.write(`${packageVersion()}\n`);
+        return;
+      }
+      const { AGENT_ISTIO_VERSION } = await import("../agent/process/version.js");
+      io.stdout.write(`meshinject version: ${packageVersion()}\nistio version: ${AGENT_ISTIO_VERSION}\n`);
+    });
+}
+
 function registerAgent(program: Command, io: CliIo): void {
   program
     .command("agent")
@@ -273,11 +293,31 @@ Examples:
   meshinject kube-inject -f app.yaml --operatorFileName my-install.yaml
 `;
 
+/** istioctl's experimental commands that meshinject has at the top level. */
+const EXPERIMENTAL = new Set(["check-inject"]);
+
+/**
+ * The command line with istioctl's `x` (`experimental`) group taken out: `meshinject x check-inject`
+ * is `meshinject check-inject`, as istioctl users type it. Undefined for `x` without such a command.
+ */
+function withoutExperimental(argv: readonly string[]): readonly string[] | undefined {
+  if (argv[2] !== "x" && argv[2] !== "experimental") return argv;
+  if (!EXPERIMENTAL.has(argv[3] ?? "")) return undefined;
+  return [...argv.slice(0, 2), ...argv.slice(3)];
+}
+
 /**
  * Runs `meshinject` with `argv` as process.argv gives it (node, script, arguments), writing through
  * `io`; resolves with the exit code. User-facing errors print one line on stderr and give 1.
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(given: readonly string[], io: CliIo): Promise<number> {
+  const argv = withoutExperimental(given);
+  if (argv === undefined) {
+    io.stderr.write(
+      `meshinject: ${given[2]} (istioctl experimental): meshinject has check-inject there (meshinject ${given[2]} check-inject)\n`,
+    );
+    return 1;
+  }
   // `agent` reads pilot-agent's command line itself (pflag syntax, unknown flags accepted).
   if (argv[2] === "agent") {
     try {
