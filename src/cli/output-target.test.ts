@@ -12,7 +12,6 @@ import { childOutput, meshinject, meshinjectProcess, repoRoot } from "../../test
 import { standardStream } from "./output-target.js";
 
 const isRoot = process.getuid?.() === 0;
-const NEEDS_ROOT = "making a character device with mknod needs root (run the tests as root, as CI does)";
 
 const template = join(repoRoot, "examples/deployment.tmpl");
 const values = join(repoRoot, "examples/values.yaml");
@@ -42,7 +41,9 @@ async function expected(args: string[]): Promise<string> {
 
 describe("-o on what is not a regular file", () => {
   for (const [name, argsOf] of Object.entries(COMMANDS)) {
-    it(`${name}: a character device stays a device`, { skip: !isRoot && NEEDS_ROOT }, async () => {
+    it(`${name}: a character device stays a device`, {
+      skip: !isRoot && "making a character device with mknod needs root: run the tests as root",
+    }, async () => {
       const args = await argsOf();
       const device = join(dir, `null-${name.replace(" ", "-")}`);
       execFileSync("mknod", [device, "c", "1", "3"]); // the kernel's null device

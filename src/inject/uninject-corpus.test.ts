@@ -88,7 +88,9 @@ function firstDifference(want: unknown, got: unknown, path = ""): string {
 }
 
 if (!existsSync(CORPUS)) {
-  it("uninjection of the corpus", { skip: `corpus folder ${CORPUS} is absent (CI has it)` }, () => {});
+  it("uninjection of the corpus", {
+    skip: `the conformance corpus ${CORPUS} is absent: it is generated from Istio's sources and placed beside the clone as ../shared/conformance (README, "Conformance")`,
+  }, () => {});
 } else {
   describe("uninjecting Istio's golden cases", () => {
     const cases = readdirSync(CORPUS, { withFileTypes: true })
