@@ -7,7 +7,7 @@
  */
 import { X509Certificate } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, resolve } from "node:path";
 
 /** How curl reaches and verifies the server. */
 export interface CurlTarget {
@@ -59,8 +59,9 @@ export function curlTarget(certFile: string, listen: string | undefined): CurlTa
   }
   const address = localAddress(listen);
   const { dns, ips } = subjectAltNames(cert);
-  const ca = join(dirname(certFile), "ca.crt");
-  const cacert = existsSync(ca) ? ca : cert.issuer === cert.subject ? certFile : undefined;
+  // Absolute paths: the command works from any folder.
+  const ca = resolve(dirname(certFile), "ca.crt");
+  const cacert = existsSync(ca) ? ca : cert.issuer === cert.subject ? resolve(certFile) : undefined;
   const withCa = cacert === undefined ? {} : { cacert };
   if (ips.includes(address.toLowerCase())) return { host: urlHost(address), ...withCa };
   const name = dns.includes("localhost") && address.startsWith("127.") ? "localhost" : dns[0];
