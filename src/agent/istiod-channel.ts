@@ -17,6 +17,11 @@ import { X509Certificate } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { type ChannelCredentials, type ChannelOptions, credentials, Metadata } from "@grpc/grpc-js";
 
+/** The pod's istiod token (the istio-token projected volume), under the agent's root. */
+export const TOKEN_PATH = "var/run/secrets/tokens/istio-token";
+/** Where the istio-ca-root-cert config map is mounted (pilot-agent's CA root default). */
+export const CA_ROOT_CERT = "var/run/secrets/istio/root-cert.pem";
+
 /** istiogrpc.TLSOptions. */
 export interface IstiodTls {
   /** PEM file of the roots; "" means the system roots. */

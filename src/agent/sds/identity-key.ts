@@ -9,7 +9,7 @@
  * inside an SDS response or to OUTPUT_CERTS.
  */
 import { createPrivateKey, webcrypto } from "node:crypto";
-import { loadX509 } from "../../webhook/certs.js";
+import { loadX509 } from "../../node/x509.js";
 
 type KeyPair = webcrypto.CryptoKeyPair;
 

@@ -5,12 +5,10 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { IstiodTls } from "../istiod-channel.js";
-import type { SecurityOptions } from "./options-from-env.js";
+import { CA_ROOT_CERT, type IstiodTls } from "../istiod-channel.js";
+import type { SecurityOptions } from "./security-options.js";
 
 const SYSTEM_ROOT_CERTS = "SYSTEM";
-/** Where the istio-ca-root-cert config map is mounted (CitadelCACertPath + root-cert.pem). */
-export const CA_ROOT_CERT = "var/run/secrets/istio/root-cert.pem";
 const WORKLOAD_IDENTITY_CREDENTIALS = "var/run/secrets/workload-spiffe-credentials";
 /** ProxyConfig metadata naming the XDS root for file-mounted certificates. */
 export const METADATA_CLIENT_ROOT_CERT = "ISTIO_META_TLS_CLIENT_ROOT_CERT";

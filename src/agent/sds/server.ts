@@ -35,15 +35,12 @@ import {
   sdsCertificateConfigFromResourceName,
   WORKLOAD_KEY_CERT,
 } from "./file-secrets.js";
-import type { SecurityOptions } from "./options-from-env.js";
 import { caTls, setupSecurityOptions } from "./root-ca.js";
+import type { SecurityOptions } from "./security-options.js";
 import { type SecretItem, SecretManager } from "./workload-secrets.js";
 import { chooseSdsSocket } from "./workload-socket.js";
 
-export { CA_ROOT_CERT } from "./root-ca.js";
-
 export const SDS_SOCKET = "var/run/secrets/workload-spiffe-uds/socket";
-export const TOKEN_PATH = "var/run/secrets/tokens/istio-token";
 export const FILE_CERTS_DIR = "etc/certs";
 /** security.CACRLFilePath: the plugged-in CA's CRL, handed to Envoy by name when present. */
 export const CA_CRL_PATH = "var/run/secrets/istio/crl/ca-crl.pem";

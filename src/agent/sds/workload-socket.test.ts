@@ -69,9 +69,11 @@ describe("the workload identity socket", () => {
     const conns: Socket[] = [];
     const dead = createServer((c) => {
       c.on("error", () => {});
+      c.unref();
       conns.push(c);
     });
     await new Promise<void>((resolve) => dead.listen(socket, resolve));
+    dead.unref(); // nothing of this listener may keep the test process alive
     try {
       const sds = await startSdsServer({ security: pod.security(), warmInitialMs: 50 });
       servers.push(sds);

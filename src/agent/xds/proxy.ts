@@ -19,8 +19,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ClientDuplexStream, Server, type ServerDuplexStream } from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
+import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { NAME_TABLE_TYPE_URL, serviceClient } from "../protos.js";
-import { CA_ROOT_CERT, TOKEN_PATH } from "../sds/server.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
 import { deltaState, type Message, type StreamState, sotwState } from "./stream-state.js";
@@ -39,8 +39,11 @@ export interface XdsProxyOptions {
   /** Token file (default `<root>/var/run/secrets/tokens/istio-token`); `false`: none. */
   tokenPath?: string | false;
   clusterId: string;
-  /** pilot-agent's dial to istiod (TLS, XDS_HEADER_*, token); replaces rootCertPath/serverName/tokenPath. */
-  dial?: UpstreamOptions["dial"];
+  /**
+   * pilot-agent's dial to istiod (TLS, XDS_HEADER_*, token); replaces rootCertPath/serverName/tokenPath.
+   * A function is resolved at start (its error is the proxy's start-up error).
+   */
+  dial?: UpstreamOptions["dial"] | (() => UpstreamOptions["dial"]);
   /** The name table sink (DNS capture on); when absent, NDS is not requested. */
   onNameTable?: (table: NameTable) => void;
   retryInitialMs?: number;
@@ -80,7 +83,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   const tokenPath = options.tokenPath ?? join(root, TOKEN_PATH);
   const upstream: Upstream = connectUpstream({
     discoveryAddress: options.discoveryAddress,
-    dial: options.dial,
+    dial: typeof options.dial === "function" ? options.dial() : options.dial,
     log,
     rootCertPem: options.dial || rootCertPath === false ? undefined : readFileSync(rootCertPath),
     serverName: options.serverName,

@@ -13,12 +13,13 @@ import {
   type ServerDuplexStream,
   type ServiceDefinition,
 } from "@grpc/grpc-js";
-import { CA_ROOT_CERT } from "../sds/root-ca.js";
+import { CA_ROOT_CERT } from "../istiod-channel.js";
+import { xdsProxyOptions } from "../options/xds.js";
 import { type TestPod, TOKEN, testPod } from "../sds/testing/pod.js";
 import { createTestCa, type TestCa } from "../testing/pki.js";
 import { field, parseTextFormat, protocDecode, SDS_PROTOS } from "../testing/protoc.js";
-import { xdsProxyOptionsFromEnv } from "./options-from-env.js";
-import { connectUpstream } from "./upstream.js";
+import type { XdsProxyOptions } from "./proxy.js";
+import { connectUpstream, type UpstreamOptions } from "./upstream.js";
 
 interface Seen {
   metadata: Record<string, string>;
@@ -65,10 +66,15 @@ async function fakeIstiod(pki: TestCa, port = 0) {
   return { seen, port: bound, close: () => server.forceShutdown() };
 }
 
+/** The dial the proxy resolves at start. */
+function dialOf(options: XdsProxyOptions): UpstreamOptions["dial"] {
+  return typeof options.dial === "function" ? options.dial() : options.dial;
+}
+
 /** Opens one stream with the agent's dial; resolves with what istiod saw, or rejects with the stream's error. */
 function ask(env: Record<string, string>, pod: TestPod, address: string): Promise<void> {
-  const options = xdsProxyOptionsFromEnv(env, { root: pod.root, discoveryAddress: address });
-  const upstream = connectUpstream({ discoveryAddress: address, clusterId: options.clusterId, dial: options.dial });
+  const options = xdsProxyOptions(env, { root: pod.root, discoveryAddress: address });
+  const upstream = connectUpstream({ discoveryAddress: address, clusterId: options.clusterId, dial: dialOf(options) });
   return askWith(upstream);
 }
 
@@ -124,26 +130,23 @@ describe("XDS proxy's dial to istiod", async () => {
     await ask({ XDS_ROOT_CA: "SYSTEM", SSL_CERT_FILE: custom }, p, address);
     assert.throws(
       () =>
-        xdsProxyOptionsFromEnv({ XDS_ROOT_CA: "/nonexistent/root.pem" }, { root: p.root, discoveryAddress: address }),
+        dialOf(xdsProxyOptions({ XDS_ROOT_CA: "/nonexistent/root.pem" }, { root: p.root, discoveryAddress: address })),
       /root CA file for XDS does not exist/,
     );
     // The control plane auth policy NONE: plaintext, no root needed.
-    const plain = xdsProxyOptionsFromEnv(
-      {},
-      { root: p.root, discoveryAddress: address, controlPlaneAuthPolicy: "NONE" },
-    );
-    assert.equal(plain.dial?.tls, undefined);
+    const plain = xdsProxyOptions({}, { root: p.root, discoveryAddress: address, controlPlaneAuthPolicy: "NONE" });
+    assert.equal(dialOf(plain)?.tls, undefined);
   });
 
   test("a replaced root file rebuilds the channel: istiod's new root is trusted on the next stream", async () => {
     const p = pod();
     const first = await fakeIstiod(pki);
     const port = first.port;
-    const options = xdsProxyOptionsFromEnv({}, { root: p.root, discoveryAddress: `127.0.0.1:${port}` });
+    const options = xdsProxyOptions({}, { root: p.root, discoveryAddress: `127.0.0.1:${port}` });
     const upstream = connectUpstream({
       discoveryAddress: options.discoveryAddress,
       clusterId: options.clusterId,
-      dial: options.dial,
+      dial: dialOf(options),
     });
     try {
       await askWith(upstream, false);

@@ -5,8 +5,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type SecurityOptions, securityOptionsFromEnv } from "../options-from-env.js";
-import { CA_ROOT_CERT, TOKEN_PATH } from "../server.js";
+import { CA_ROOT_CERT, TOKEN_PATH } from "../../istiod-channel.js";
+import { securityOptionsFromEnv } from "../../options/sds.js";
+import type { SecurityOptions } from "../security-options.js";
 
 export const TOKEN = "header.payload.signature-secret-token";
 

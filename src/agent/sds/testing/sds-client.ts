@@ -161,6 +161,7 @@ export function sdsClient(socketPath: string, names: string[], options: { ack?: 
   });
   call.on("status", (s) => {
     result.status = { code: s.code, details: s.details };
+    client.close(); // the stream is over: nothing may keep the test process alive
     wake();
   });
   call.on("error", () => {});

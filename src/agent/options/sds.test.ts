@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { securityOptionsFromEnv } from "./options-from-env.js";
+import { securityOptionsFromEnv } from "./sds.js";
 
 const agent = { root: "/r", discoveryAddress: "istiod.istio-system.svc:15012", exists: () => false };
 
