@@ -8,33 +8,21 @@ import assert from "node:assert/strict";
 import { X509Certificate } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
-import { createTestCa, type TestCa } from "../testing/pki.js";
+import { describe, test } from "node:test";
 import { until } from "../testing/until.js";
-import { type SdsServer, startSdsServer } from "./server.js";
-import { type FakeCa, startFakeCa } from "./testing/fake-ca.js";
-import { type TestPod, testPod } from "./testing/pod.js";
+import { startSdsServer } from "./server.js";
+import { sdsBed } from "./testing/bed.js";
+import { testPod } from "./testing/pod.js";
 import { sdsClient } from "./testing/sds-client.js";
 
 const SPIFFE = "URI:spiffe://cluster.local/ns/ns1/sa/sa1";
 
 describe("SDS resource names", () => {
-  let ca: FakeCa;
-  let other: TestCa;
-  const pods: TestPod[] = [];
-  const servers: SdsServer[] = [];
-  before(async () => {
-    ca = await startFakeCa({ ttlMs: 600_000 });
-    other = await createTestCa();
-  });
-  after(async () => {
-    for (const s of servers) await s.close();
-    await ca.close();
-    for (const p of pods) p.remove();
-  });
+  const bed = sdsBed(600_000);
+  const { pods, servers } = bed;
 
   async function start(env: Record<string, string> = {}, caRootPath = "") {
-    const pod = testPod(ca.pki.rootPem, ca.address);
+    const pod = testPod(bed.ca.pki.rootPem, bed.ca.address);
     pods.push(pod);
     const security = { ...pod.security(env), caRootPath };
     const sds = await startSdsServer({ security, warmInitialMs: 50 });
@@ -44,26 +32,26 @@ describe("SDS resource names", () => {
 
   test("file-root:<path> and file-cert:<chain>~<key> come from those files, and a change is pushed", async () => {
     const { pod, sds } = await start();
-    const bundle = pod.write("certs/bundle.pem", other.rootPem);
-    const chain = pod.write("certs/chain.pem", other.serving.certPem);
-    const key = pod.write("certs/key.pem", other.serving.keyPem);
+    const bundle = pod.write("certs/bundle.pem", bed.other.rootPem);
+    const chain = pod.write("certs/chain.pem", bed.other.serving.certPem);
+    const key = pod.write("certs/key.pem", bed.other.serving.keyPem);
     const rootName = `file-root:${bundle}`;
     const certName = `file-cert:${chain}~${key}`;
     const client = sdsClient(sds.socketPath, [rootName, certName]);
     await client.waitFor(1);
     const [r, c] = client.responses[0]?.secrets ?? [];
     assert.equal(r?.name, rootName);
-    assert.equal(r?.rootCertPem?.trim(), other.rootPem.trim());
+    assert.equal(r?.rootCertPem?.trim(), bed.other.rootPem.trim());
     assert.equal(r?.certChainPem, undefined);
     assert.equal(c?.name, certName);
-    assert.equal(c?.certChainPem, other.serving.certPem);
-    assert.equal(c?.privateKeyPem, other.serving.keyPem);
+    assert.equal(c?.certChainPem, bed.other.serving.certPem);
+    assert.equal(c?.privateKeyPem, bed.other.serving.keyPem);
     // The bundle is replaced: the new content is pushed under its name.
-    writeFileSync(bundle, ca.pki.rootPem);
+    writeFileSync(bundle, bed.ca.pki.rootPem);
     await until(
       () =>
         client.responses.some((x) =>
-          x.secrets.some((s) => s.name === rootName && s.rootCertPem?.trim() === ca.pki.rootPem.trim()),
+          x.secrets.some((s) => s.name === rootName && s.rootCertPem?.trim() === bed.ca.pki.rootPem.trim()),
         ),
       "the changed bundle pushed",
     );
@@ -72,7 +60,7 @@ describe("SDS resource names", () => {
 
   test("file-root:system is the OS bundle; unknown and malformed names get the workload certificate", async () => {
     const osBundle = join(pods[0]?.root ?? "/nonexistent", "os-ca.pem");
-    writeFileSync(osBundle, `${other.rootPem}${ca.pki.rootPem}`);
+    writeFileSync(osBundle, `${bed.other.rootPem}${bed.ca.pki.rootPem}`);
     const { sds } = await start({}, osBundle);
     const client = sdsClient(sds.socketPath, ["file-root:system", "my-gateway-cert", "file-cert:only-one-part"]);
     await client.waitFor(1);
@@ -94,29 +82,29 @@ describe("SDS resource names", () => {
   });
 
   test("default and ROOTCA are resolved independently: a mounted root-cert.pem alone serves ROOTCA", async () => {
-    const pod = testPod(ca.pki.rootPem, ca.address);
+    const pod = testPod(bed.ca.pki.rootPem, bed.ca.address);
     pods.push(pod);
-    pod.write("etc/certs/root-cert.pem", other.rootPem);
+    pod.write("etc/certs/root-cert.pem", bed.other.rootPem);
     const sds = await startSdsServer({ security: pod.security(), warmInitialMs: 50 });
     servers.push(sds);
     const client = sdsClient(sds.socketPath, ["default", "ROOTCA"]);
     await client.waitFor(1);
     const [def, root] = client.responses[0]?.secrets ?? [];
     assert.equal(new X509Certificate(def?.certChainPem ?? "").subjectAltName, SPIFFE, "default from the CA");
-    assert.equal(root?.rootCertPem?.trim(), other.rootPem.trim(), "ROOTCA from the mounted file");
+    assert.equal(root?.rootCertPem?.trim(), bed.other.rootPem.trim(), "ROOTCA from the mounted file");
     client.close();
   });
 
   test("OUTPUT_CERTS naming etc/certs: the mounted files are not read back, the CA is asked and they are replaced", async () => {
-    const pod = testPod(ca.pki.rootPem, ca.address);
+    const pod = testPod(bed.ca.pki.rootPem, bed.ca.address);
     pods.push(pod);
     for (const [f, text] of [
-      ["cert-chain.pem", other.serving.certPem],
-      ["key.pem", other.serving.keyPem],
-      ["root-cert.pem", other.rootPem],
+      ["cert-chain.pem", bed.other.serving.certPem],
+      ["key.pem", bed.other.serving.keyPem],
+      ["root-cert.pem", bed.other.rootPem],
     ])
       pod.write(`etc/certs/${f}`, text as string);
-    const calls = ca.calls.length;
+    const calls = bed.ca.calls.length;
     const sds = await startSdsServer({
       security: pod.security({ OUTPUT_CERTS: join(pod.root, "etc/certs") }),
       warmInitialMs: 50,
@@ -125,7 +113,7 @@ describe("SDS resource names", () => {
     const client = sdsClient(sds.socketPath, ["default"]);
     await client.waitFor(1);
     assert.equal(new X509Certificate(client.responses[0]?.secrets[0]?.certChainPem ?? "").subjectAltName, SPIFFE);
-    assert.ok(ca.calls.length > calls);
+    assert.ok(bed.ca.calls.length > calls);
     const served = client.responses[0]?.secrets[0]?.certChainPem;
     await until(
       () => readFileSync(join(pod.root, "etc/certs/cert-chain.pem"), "utf8") === served,
@@ -135,17 +123,17 @@ describe("SDS resource names", () => {
   });
 
   test("FILE_MOUNTED_CERTS: no CA at all; the three files serve default and ROOTCA", async () => {
-    const pod = testPod(ca.pki.rootPem, "127.0.0.1:1");
+    const pod = testPod(bed.ca.pki.rootPem, "127.0.0.1:1");
     pods.push(pod);
-    pod.write("etc/certs/cert-chain.pem", other.serving.certPem);
-    pod.write("etc/certs/key.pem", other.serving.keyPem);
-    pod.write("etc/certs/root-cert.pem", other.rootPem);
+    pod.write("etc/certs/cert-chain.pem", bed.other.serving.certPem);
+    pod.write("etc/certs/key.pem", bed.other.serving.keyPem);
+    pod.write("etc/certs/root-cert.pem", bed.other.rootPem);
     const sds = await startSdsServer({ security: pod.security({ FILE_MOUNTED_CERTS: "true" }) });
     servers.push(sds);
     const client = sdsClient(sds.socketPath, ["default", "ROOTCA"]);
     await client.waitFor(1);
-    assert.equal(client.responses[0]?.secrets[0]?.certChainPem, other.serving.certPem);
-    assert.equal(client.responses[0]?.secrets[1]?.rootCertPem?.trim(), other.rootPem.trim());
+    assert.equal(client.responses[0]?.secrets[0]?.certChainPem, bed.other.serving.certPem);
+    assert.equal(client.responses[0]?.secrets[1]?.rootCertPem?.trim(), bed.other.rootPem.trim());
     // An unknown name has nothing to fall back on without a CA: the stream ends with that error.
     const unknown = sdsClient(sds.socketPath, ["gateway-cert"]);
     assert.match((await unknown.waitForEnd()).details, /attempted to fetch secret, but ca client is nil/);
@@ -158,7 +146,7 @@ describe("SDS resource names", () => {
     await client.waitFor(1);
     const before = client.responses.length;
     const firstSerial = new X509Certificate(client.responses[0]?.secrets[0]?.certChainPem ?? "").serialNumber;
-    sds.secrets.updateConfigTrustBundle(other.rootPem);
+    sds.secrets.updateConfigTrustBundle(bed.other.rootPem);
     const roots = () =>
       client.responses
         .slice(before)
@@ -166,10 +154,10 @@ describe("SDS resource names", () => {
         .filter((s) => s.name === "ROOTCA")
         .map((s) => s.rootCertPem ?? "");
     // (The first signing's own ROOTCA announcement may still arrive: wait for the merged one.)
-    await until(() => roots().some((r) => r.includes(other.rootPem.trim())), "ROOTCA pushed with the anchors");
-    const merged = roots().find((r) => r.includes(other.rootPem.trim()));
+    await until(() => roots().some((r) => r.includes(bed.other.rootPem.trim())), "ROOTCA pushed with the anchors");
+    const merged = roots().find((r) => r.includes(bed.other.rootPem.trim()));
     assert.equal(merged?.match(/BEGIN CERTIFICATE/g)?.length, 2);
-    assert.ok(merged?.includes(ca.pki.rootPem.trim()));
+    assert.ok(merged?.includes(bed.ca.pki.rootPem.trim()));
     await until(
       () =>
         client.responses

@@ -8,32 +8,20 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
-import { createTestCa, type TestCa } from "../testing/pki.js";
-import { SDS_SOCKET, type SdsServer, startSdsServer } from "./server.js";
-import { type FakeCa, startFakeCa } from "./testing/fake-ca.js";
-import { type TestPod, testPod } from "./testing/pod.js";
+import { SDS_SOCKET, startSdsServer } from "./server.js";
+import { sdsBed } from "./testing/bed.js";
+import { testPod } from "./testing/pod.js";
 import { sdsClient } from "./testing/sds-client.js";
 import { FILE_CREDENTIAL_NAME_SOCKET_PATH } from "./workload-socket.js";
 
 describe("the workload identity socket", () => {
-  let ca: FakeCa;
-  let other: TestCa;
-  const pods: TestPod[] = [];
-  const servers: SdsServer[] = [];
-  before(async () => {
-    ca = await startFakeCa({ ttlMs: 600_000 });
-    other = await createTestCa();
-  });
-  after(async () => {
-    for (const s of servers) await s.close();
-    await ca.close();
-    for (const p of pods) p.remove();
-  });
+  const bed = sdsBed(600_000);
+  const { pods, servers } = bed;
 
   test("someone else's live socket: only file certificates, on files-socket, and no CA call", async () => {
-    const pod = testPod(ca.pki.rootPem, ca.address);
+    const pod = testPod(bed.ca.pki.rootPem, bed.ca.address);
     pods.push(pod);
     const spire = new Server();
     const socket = join(pod.root, SDS_SOCKET);
@@ -42,18 +30,18 @@ describe("the workload identity socket", () => {
       spire.bindAsync(`unix:${socket}`, ServerCredentials.createInsecure(), (e) => (e ? reject(e) : resolve())),
     );
     try {
-      const calls = ca.calls.length;
+      const calls = bed.ca.calls.length;
       const sds = await startSdsServer({ security: pod.security(), warmInitialMs: 50 });
       servers.push(sds);
       assert.equal(sds.socketPath, join(pod.root, FILE_CREDENTIAL_NAME_SOCKET_PATH));
-      const chain = pod.write("gw/chain.pem", other.serving.certPem);
-      const key = pod.write("gw/key.pem", other.serving.keyPem);
+      const chain = pod.write("gw/chain.pem", bed.other.serving.certPem);
+      const key = pod.write("gw/key.pem", bed.other.serving.keyPem);
       const client = sdsClient(sds.socketPath, [`file-cert:${chain}~${key}`]);
       await client.waitFor(1);
-      assert.equal(client.responses[0]?.secrets[0]?.certChainPem, other.serving.certPem);
+      assert.equal(client.responses[0]?.secrets[0]?.certChainPem, bed.other.serving.certPem);
       const workload = sdsClient(sds.socketPath, ["default"]);
       assert.match((await workload.waitForEnd()).details, /ca client is nil/);
-      assert.equal(ca.calls.length, calls, "the CA is never asked");
+      assert.equal(bed.ca.calls.length, calls, "the CA is never asked");
       client.close();
     } finally {
       spire.forceShutdown();
@@ -61,7 +49,7 @@ describe("the workload identity socket", () => {
   });
 
   test("a dead socket is removed and the agent serves there; a path or a missing custom socket is refused", async () => {
-    const pod = testPod(ca.pki.rootPem, ca.address);
+    const pod = testPod(bed.ca.pki.rootPem, bed.ca.address);
     pods.push(pod);
     const socket = join(pod.root, SDS_SOCKET);
     mkdirSync(join(pod.root, "var/run/secrets/workload-spiffe-uds"), { recursive: true });
