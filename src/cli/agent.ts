@@ -2,12 +2,17 @@
  * `meshinject agent`: the sidecar's own process, in place of Istio's pilot-agent.
  *   meshinject agent proxy [sidecar|router] [pilot-agent's flags] [--root DIR]
  *   meshinject agent bootstrap [the same]     prints Envoy's bootstrap, starts nothing
+ *   meshinject agent wait|request|version|istio-iptables ...   pilot-agent's other subcommands (src/agent/cmd)
  * The arguments are read as pilot-agent reads them (pflag syntax, unknown flags accepted), so the
  * injected istio-proxy container's command line works unchanged; `--root` (ours) is where
  * pilot-agent's paths resolve (default `/`). Errors are one line and exit 1; otherwise the exit code
  * is Envoy's when it exits by itself, 0 after a SIGTERM drain.
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { asksForHelp } from "../agent/bootstrap/agent-args.js";
+import { PILOT_AGENT_COMMANDS } from "../agent/cmd/commands.js";
+import { proxyHelp } from "../agent/cmd/proxy-help.js";
 import { EnvoyStartError } from "../agent/envoy/supervisor.js";
 import { ComponentStartError } from "../agent/process/component.js";
 import { dnsComponent } from "../agent/process/dns-component.js";
@@ -36,7 +41,20 @@ export function splitOwnFlags(args: readonly string[]): { root: string; statusHo
     }
     own[name] = value;
   }
-  return { root: resolve(own["--root"] ?? "/"), statusHost: own["--status-host"], rest };
+  return { root: usableRoot(resolve(own["--root"] ?? "/")), statusHost: own["--status-host"], rest };
+}
+
+/** `--root` must name a folder: pilot-agent's paths resolve under it. */
+function usableRoot(root: string): string {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(root).isDirectory();
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : (e as Error).message;
+    throw new AgentCliError(`--root ${root}: ${why}`);
+  }
+  if (!isFolder) throw new AgentCliError(`--root ${root}: not a folder`);
+  return root;
 }
 
 export class AgentCliError extends Error {
@@ -62,13 +80,22 @@ export async function agentCommand(args: readonly string[], cli: CliIo): Promise
     io.stdout(AGENT_USAGE);
     return sub === undefined ? 1 : 0;
   }
+  const subcommand = PILOT_AGENT_COMMANDS[sub];
+  if (subcommand !== undefined && Object.hasOwn(PILOT_AGENT_COMMANDS, sub)) return await subcommand(rest, io);
+  if ((sub === "proxy" || sub === "bootstrap") && asksForHelp(rest)) {
+    io.stdout(proxyHelp(sub));
+    return 0;
+  }
   try {
     const { root, statusHost, rest: agentArgs } = splitOwnFlags(rest);
     if (sub === "bootstrap") {
       io.stdout(await renderAgentBootstrap({ args: ["proxy", ...agentArgs], env: io.env, root }));
       return 0;
     }
-    if (sub !== "proxy") throw new AgentCliError(`unknown agent command ${JSON.stringify(sub)} (proxy or bootstrap)`);
+    if (sub !== "proxy")
+      throw new AgentCliError(
+        `unknown agent command ${JSON.stringify(sub)} (${["proxy", "bootstrap", ...Object.keys(PILOT_AGENT_COMMANDS)].join(", ")})`,
+      );
     const runtime = await prepareAgent({
       args: ["proxy", ...agentArgs],
       env: io.env,

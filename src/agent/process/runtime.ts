@@ -21,7 +21,7 @@ import { BootstrapOverrideError, bootstrapOverrideJSON } from "../envoy/override
 import { EnvoyProcess } from "../envoy/supervisor.js";
 import { Agent } from "./agent.js";
 import type { Component } from "./component.js";
-import { hostIPs, readAgentFiles, readIfPresent, underRoot } from "./inputs.js";
+import { AgentFileError, hostIPs, readAgentFiles, readIfPresent, underRoot } from "./inputs.js";
 import { Logger, parseOutputLevels } from "./log.js";
 import { type AgentMetrics, agentMetrics } from "./metrics.js";
 import { AgentConfigError, type AgentPlan, envoyEnvironment, planAgent } from "./plan.js";
@@ -66,6 +66,7 @@ export interface AgentRuntime {
 export function isAgentStartError(e: unknown): e is Error {
   return (
     e instanceof AgentConfigError ||
+    e instanceof AgentFileError ||
     e instanceof BootstrapError ||
     e instanceof BootstrapOptionError ||
     e instanceof BootstrapTemplateError ||
