@@ -18,17 +18,16 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse as parseYaml } from "yaml";
-import { formatDownwardAPI } from "../src/agent/bootstrap/downward-api.js";
 import { expandVars } from "../src/agent/expand.js";
 import { injectYaml, loadInjectorConfig } from "../src/index.js";
 import { splitYamlStream } from "../src/kube/stream.js";
+import { containerEnv, writePodFiles } from "./kubelet.js";
 import { type ChildOutput, childOutput, repoRoot } from "./meshinject-cli.js";
-import { writePodSecrets } from "./pod-secrets.js";
 
 type Json = Record<string, unknown>;
 
@@ -149,25 +148,12 @@ describe("a pod's life with the proxy image's command lines", { skip }, () => {
       "spec.nodeName": "node-1",
     };
     // The fake Envoy serves the bootstrap's 15021 listener too (the startupProbe's and wait's target).
-    proxyEnv = { PATH: process.env.PATH ?? "", FAKE_ENVOY_READY: "false", FAKE_ENVOY_STATIC_LISTENERS: "true" };
-    for (const e of (proxy.env as Json[]) ?? []) {
-      const name = e.name as string;
-      if (typeof e.value === "string") proxyEnv[name] = expandVars(e.value, (n) => proxyEnv[n]);
-      const from = e.valueFrom as Json | undefined;
-      const ref = (from?.fieldRef as Json | undefined)?.fieldPath as string | undefined;
-      if (ref !== undefined && field[ref] !== undefined) proxyEnv[name] = field[ref] as string;
-      if (from?.resourceFieldRef !== undefined) proxyEnv[name] = "2";
-    }
-    writePodSecrets(root);
-    const meta = nativePod.metadata as Json;
-    mkdirSync(join(root, "etc/istio/pod"), { recursive: true });
-    writeFileSync(
-      join(root, "etc/istio/pod/annotations"),
-      formatDownwardAPI(meta.annotations as Record<string, string>),
-    );
-    writeFileSync(join(root, "etc/istio/pod/labels"), formatDownwardAPI(meta.labels as Record<string, string>));
-    mkdirSync(join(root, "usr/local/bin"), { recursive: true });
-    copyFileSync(join(repoRoot, "src/agent/envoy/testdata/fake-envoy.mjs"), join(root, "usr/local/bin/envoy"));
+    proxyEnv = containerEnv(proxy, field, {
+      PATH: process.env.PATH ?? "",
+      FAKE_ENVOY_READY: "false",
+      FAKE_ENVOY_STATIC_LISTENERS: "true",
+    });
+    writePodFiles(root, nativePod.metadata as Json);
   });
 
   after(() => {
