@@ -15,9 +15,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { parse as parseYaml } from "yaml";
 import { repoRoot } from "../../../../test/meshinject-cli.js";
+import { injectYaml, loadInjectorConfig } from "../../../index.js";
+import { splitYamlStream } from "../../../kube/stream.js";
 import { parseCaptureArgs } from "../../capture/flags.js";
 import { iptablesRestore, iptablesRun } from "../../capture/iptables.js";
+
+type Json = Record<string, unknown>;
 
 /** Why the namespace tests cannot run here, or undefined when they can. */
 function netnsSkip(): string | undefined {
@@ -38,26 +43,22 @@ const skip = netnsSkip();
 const dir = mkdtempSync(join(tmpdir(), "meshinject-istio-iptables-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The istio-init container's args as kube-inject writes them (after `istio-iptables`). */
-const INIT_ARGS = [
-  "-p",
-  "15001",
-  "-z",
-  "15006",
-  "-u",
-  "1337",
-  "-m",
-  "REDIRECT",
-  "-i",
-  "*",
-  "-x",
-  "",
-  "-b",
-  "*",
-  "-d",
-  "15090,15021,15020",
-  "--log_output_level=default:info",
-];
+/** The istio-init container's args as our kube-inject writes them for a Deployment (after `istio-iptables`). */
+function injectedInitArgs(): string[] {
+  const workload =
+    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n" +
+    "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n" +
+    "    spec:\n      containers: [{name: web, image: nginx}]\n";
+  const doc = splitYamlStream(injectYaml(loadInjectorConfig(), workload))
+    .map((d) => parseYaml(d) as Json)
+    .find((d) => d?.kind === "Deployment") as Json;
+  const spec = ((doc.spec as Json).template as Json).spec as Json;
+  const init = (spec.initContainers as Json[]).find((c) => c.name === "istio-init") as Json;
+  const args = init.args as string[];
+  assert.equal(args[0], "istio-iptables");
+  return args.slice(1);
+}
+const INIT_ARGS = injectedInitArgs();
 
 const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 const agentLine = (args: readonly string[]) =>
