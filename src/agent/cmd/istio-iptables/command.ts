@@ -93,6 +93,26 @@ function configText(c: CaptureConfig): string {
   ].join("\n");
 }
 
+/** logConfig's dump of the environment variables istio-iptables is known by. */
+const LOGGED_ENV = [
+  "ENVOY_PORT",
+  "INBOUND_CAPTURE_PORT",
+  "ISTIO_INBOUND_INTERCEPTION_MODE",
+  "ISTIO_INBOUND_TPROXY_ROUTE_TABLE",
+  "ISTIO_INBOUND_PORTS",
+  "ISTIO_OUTBOUND_PORTS",
+  "ISTIO_LOCAL_EXCLUDE_PORTS",
+  "ISTIO_EXCLUDE_INTERFACES",
+  "ISTIO_SERVICE_CIDR",
+  "ISTIO_SERVICE_EXCLUDE_CIDR",
+  "ISTIO_META_DNS_CAPTURE",
+  "INVALID_DROP",
+];
+
+function environmentText(env: Readonly<Record<string, string>>): string {
+  return LOGGED_ENV.map((name) => `${name}=${env[name] ?? ""}\n`).join("");
+}
+
 /** Errors that end the command with exit 1 (handleErrorWithCode(err, 1)). */
 const isRunError = (e: unknown) =>
   e instanceof EnvironmentError ||
@@ -141,6 +161,7 @@ export async function istioIptablesCommand(args: readonly string[], io: AgentIo)
         : new RealDependencies(cfg.ForceIptablesBinary, log);
       if (cfg.DryRun) log.info("running iptables in dry-run mode, no rule changes will be made");
       if (!cfg.SkipRuleApply) {
+        logLines(`Istio iptables environment:\n${environmentText(io.env)}`);
         logLines(`Istio config:\n${configText(cfg)}`);
         await programIptables(cfg, ext, log, logLines);
         await configureRoutes(cfg, log);
