@@ -71,10 +71,14 @@ interface Step {
 }
 
 /** Runs the steps in one new network namespace (loopback up, 10.1.2.3 on it as the pod's address). */
-function inNetns(steps: Step[], env: Record<string, string> = {}): Map<string, { rc: number; out: string }> {
+function inNetns(
+  steps: Step[],
+  env: Record<string, string> = {},
+  podAddress = "10.1.2.3/24",
+): Map<string, { rc: number; out: string }> {
   const script = [
     "ip link set lo up",
-    "ip addr add 10.1.2.3/24 dev lo",
+    `ip addr add ${podAddress} dev lo`,
     ...steps.map(
       (s) => `( ${s.sh} ) > ${q(join(dir, `${s.name}.out`))} 2>&1; echo $? > ${q(join(dir, `${s.name}.rc`))}`,
     ),
@@ -204,5 +208,31 @@ describe("agent istio-iptables in a network namespace", { skip }, () => {
     assert.doesNotMatch(get("dry-saved").out, /ISTIO/);
     const config = { ...parseCaptureArgs(INIT_ARGS).config, HostIP: "10.1.2.3" };
     assert.deepEqual(readFileSync(record, "utf8").split("\n").slice(0, -1), iptablesRun(config));
+  });
+
+  it("sets TPROXY's policy routing, and for an IPv6 pod ::6 on lo and the ip6tables rules", () => {
+    const tproxyArgs = INIT_ARGS.map((a) => (a === "REDIRECT" ? "TPROXY" : a));
+    const r = inNetns(
+      [
+        { name: "tproxy", sh: agentLine([...tproxyArgs, "--force-iptables-binary", "nft"]) },
+        {
+          name: "routes",
+          sh: "ip -6 rule; ip -6 route show table 133; ip -6 addr show dev lo; ip6tables-nft-save -t mangle",
+        },
+      ],
+      {},
+      "fd00::3/64",
+    );
+    const get = (name: string) => r.get(name) as { rc: number; out: string };
+    assert.equal(get("tproxy").rc, 0, get("tproxy").out);
+    assert.match(get("tproxy").out, /^ENABLE_INBOUND_IPV6=true$/m);
+    const routes = get("routes").out;
+    assert.match(routes, /from all fwmark 0x539 lookup 133/);
+    assert.match(routes, /^local default dev lo /m);
+    assert.match(routes, /inet6 ::6\/128 scope global/);
+    assert.match(
+      routes,
+      /^-A ISTIO_TPROXY ! -d ::1\/128 -p tcp -j TPROXY --on-port 15006 --on-ip :: --tproxy-mark 0x539\/0xffffffff$/m,
+    );
   });
 });
