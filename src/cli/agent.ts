@@ -2,7 +2,7 @@
  * `meshinject agent`: the sidecar's own process, in place of Istio's pilot-agent.
  *   meshinject agent proxy [sidecar|router] [pilot-agent's flags] [--root DIR]
  *   meshinject agent bootstrap [the same]     prints Envoy's bootstrap, starts nothing
- *   meshinject agent wait|request|version|istio-iptables ...   pilot-agent's other subcommands (src/agent/cmd)
+ *   meshinject agent wait|request|version|istio-iptables ...   pilot-agent's other subcommands
  * The arguments are read as pilot-agent reads them (pflag syntax, unknown flags accepted), so the
  * injected istio-proxy container's command line works unchanged; `--root` (ours) is where
  * pilot-agent's paths resolve (default `/`). Errors are one line and exit 1; otherwise the exit code
@@ -10,14 +10,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { asksForHelp } from "../agent/bootstrap/agent-args.js";
-import { PILOT_AGENT_COMMANDS } from "../agent/cmd/commands.js";
-import { proxyHelp } from "../agent/cmd/proxy-help.js";
-import { EnvoyStartError } from "../agent/envoy/supervisor.js";
-import { ComponentStartError } from "../agent/process/component.js";
-import { dnsComponent } from "../agent/process/dns-component.js";
-import { isAgentStartError, prepareAgent, renderAgentBootstrap, runAgent } from "../agent/process/runtime.js";
-import { sdsComponent, xdsComponent } from "../agent/process/secure-components.js";
+import { AGENT_COMMANDS, isAgentCommandError } from "../agent/cmd/index.js";
 import { AGENT_USAGE } from "./agent-usage.js";
 import type { CliIo } from "./io.js";
 
@@ -80,44 +73,17 @@ export async function agentCommand(args: readonly string[], cli: CliIo): Promise
     io.stdout(AGENT_USAGE);
     return sub === undefined ? 1 : 0;
   }
-  const subcommand = PILOT_AGENT_COMMANDS[sub];
-  if (subcommand !== undefined && Object.hasOwn(PILOT_AGENT_COMMANDS, sub)) return await subcommand(rest, io);
-  if ((sub === "proxy" || sub === "bootstrap") && asksForHelp(rest)) {
-    io.stdout(proxyHelp(sub));
-    return 0;
-  }
   try {
-    const { root, statusHost, rest: agentArgs } = splitOwnFlags(rest);
-    if (sub === "bootstrap") {
-      io.stdout(await renderAgentBootstrap({ args: ["proxy", ...agentArgs], env: io.env, root }));
-      return 0;
-    }
-    if (sub !== "proxy")
+    const command = Object.hasOwn(AGENT_COMMANDS, sub) ? AGENT_COMMANDS[sub] : undefined;
+    if (command === undefined) {
       throw new AgentCliError(
-        `unknown agent command ${JSON.stringify(sub)} (${["proxy", "bootstrap", ...Object.keys(PILOT_AGENT_COMMANDS)].join(", ")})`,
+        `unknown agent command ${JSON.stringify(sub)} (${Object.keys(AGENT_COMMANDS).join(", ")})`,
       );
-    const runtime = await prepareAgent({
-      args: ["proxy", ...agentArgs],
-      env: io.env,
-      root,
-      statusHost,
-      writeLog: io.stderr,
-    });
-    // As pilot-agent: the SDS server and the XDS proxy, whose name tables feed the DNS proxy (when on).
-    const dns = dnsComponent(runtime, io.env, root);
-    if (dns !== undefined) runtime.components.push(dns);
-    runtime.components.push(sdsComponent(runtime, io.env, root));
-    runtime.components.push(
-      xdsComponent(runtime, io.env, root, dns && ((table) => dns.proxy()?.updateNameTable(table))),
-    );
-    return await runAgent(runtime);
+    }
+    const { root, statusHost, rest: commandArgs } = splitOwnFlags(rest);
+    return await command({ ...io, args: commandArgs, root, statusHost });
   } catch (e) {
-    if (
-      e instanceof AgentCliError ||
-      e instanceof EnvoyStartError ||
-      e instanceof ComponentStartError ||
-      isAgentStartError(e)
-    ) {
+    if (e instanceof AgentCliError || isAgentCommandError(e)) {
       io.stderr(`meshinject agent: ${e.message}\n`);
       return 1;
     }

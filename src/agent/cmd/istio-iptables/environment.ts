@@ -7,8 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { networkInterfaces } from "node:os";
 import type { CaptureConfig } from "../../capture/config.js";
-import { formatAddr, is4, parseAddr } from "../../capture/netip.js";
 import { detectLocalIP } from "../../capture/validate.js";
+import { formatAddr, is4, parseAddr } from "../../netip.js";
 
 export class EnvironmentError extends Error {
   override name = "EnvironmentError";
