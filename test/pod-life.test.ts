@@ -9,7 +9,7 @@
  * src/agent/envoy/testdata at the default binary path under --root), the postStart `wait`, the
  * kubelet's startupProbe, the application once they pass, and on shutdown the preStop `request`,
  * then SIGTERM. The order is the point: the application starts only after Envoy is ready; Envoy
- * drains before the agent exits.
+ * drains (from the preStop hook on) before the agent exits.
  *
  * Everything runs in a network namespace of the test's own (so the fixed ports 15000, 15020 and
  * 15021 of the injected commands are free), entered with nsenter; the test talks to it with curl.
@@ -236,12 +236,14 @@ describe("a pod's life with the proxy image's command lines", { skip }, () => {
     assert.equal(await requestOut.exited, 0, requestOut.stdout + requestOut.stderr);
     assert.equal(requestOut.stdout, "OK\n", "request prints the status server's answer and nothing else");
     events.push("preStop request done");
+    // The status server's /drain starts Envoy's drain at once (pilot-agent's DrainNow), while the
+    // application is still being stopped.
+    await untilTrue("Envoy's drain", () => agentOut.stdout.includes("drain_listeners ?inboundonly&graceful"));
+    events.push("Envoy draining");
     events.push("application stopped");
     // The kubelet stops the sidecar last.
     agent.kill("SIGTERM");
     events.push("SIGTERM");
-    await untilTrue("Envoy's drain", () => agentOut.stdout.includes("drain_listeners ?inboundonly&graceful"));
-    events.push("Envoy draining");
     assert.equal(await agentOut.exited, 0, agentOut.stdout + agentOut.stderr);
     assert.deepEqual(events, [
       "istio-init done",
@@ -250,9 +252,9 @@ describe("a pod's life with the proxy image's command lines", { skip }, () => {
       "postStart wait exited 0",
       "application started",
       "preStop request done",
+      "Envoy draining",
       "application stopped",
       "SIGTERM",
-      "Envoy draining",
       "agent exited 0",
     ]);
   });
