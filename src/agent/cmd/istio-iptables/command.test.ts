@@ -89,4 +89,17 @@ describe("agent istio-iptables", () => {
       /\terror\tHostIPv4LoopbackCidr \(ISTIO_OUTBOUND_IPV4_LOOPBACK_CIDR\): expected an IPv4 loopback address/,
     );
   });
+
+  it("takes an empty proxy uid from ENVOY_USER's entry in /etc/passwd, 1337 without one", async () => {
+    const withoutUid = ARGS.filter((_, i) => ARGS[i] !== "-u" && ARGS[i - 1] !== "-u");
+    const root = await runMeshinject(["agent", "istio-iptables", ...withoutUid, "--dry-run"], {
+      env: { ENVOY_USER: "root" },
+    });
+    assert.equal(root.code, 0, root.stdout);
+    assert.match(root.stdout, /^PROXY_UID=0\nPROXY_GID=0$/m);
+    const none = await runMeshinject(["agent", "istio-iptables", ...withoutUid, "--dry-run"], {
+      env: { ENVOY_USER: "no-such-user-here" },
+    });
+    assert.match(none.stdout, /^PROXY_UID=1337\nPROXY_GID=1337$/m);
+  });
 });

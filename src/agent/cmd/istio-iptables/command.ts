@@ -24,7 +24,7 @@ import { type Level, Logger, LogLevelError, logTime, parseOutputLevels } from ".
 import type { AgentIo } from "../io.js";
 import { commandFailed } from "../read-flags.js";
 import { DependenciesStub, RealDependencies, XtablesError } from "./dependencies.js";
-import { EnvironmentError, fillFromEnvironment } from "./environment.js";
+import { EnvironmentError, fillFromEnvironment, lookupUid } from "./environment.js";
 import { istioIptablesHelp } from "./help.js";
 import { type MultilineLog, programIptables } from "./program-iptables.js";
 import { NftablesError, programNftables } from "./program-nftables.js";
@@ -127,7 +127,7 @@ export async function istioIptablesCommand(args: readonly string[], io: AgentIo)
   let log: Logger;
   let json: boolean;
   try {
-    parsed = parseCaptureArgs(args, { env: io.env });
+    parsed = parseCaptureArgs(args, { env: io.env, lookupUid });
     ({ log, json } = loggerFrom(parsed.ignored, io));
   } catch (e) {
     if (e instanceof CaptureFlagError && e.cause instanceof HelpRequested) {

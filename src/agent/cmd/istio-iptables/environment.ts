@@ -2,8 +2,10 @@
  * What istio-iptables finds out where it runs (tools/common/config `FillConfigFromEnvironment`,
  * after the flags): the pod's address and family from the interfaces (`getLocalIP`, which decides
  * EnableIPv6), and with DNS capture but not `--capture-all-dns` the name servers of
- * /etc/resolv.conf, split by family (pkg/util/net `IPsSplitV4V6`, unparsable ones skipped).
+ * /etc/resolv.conf, split by family (pkg/util/net `IPsSplitV4V6`, unparsable ones skipped); and
+ * for an empty proxy uid, the uid of ENVOY_USER (`lookupUid`, given to the flag reader).
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { networkInterfaces } from "node:os";
 import type { CaptureConfig } from "../../capture/config.js";
@@ -41,6 +43,21 @@ export function splitV4V6(ips: readonly string[]): { v4: string[]; v6: string[] 
     }
   }
   return { v4, v6 };
+}
+
+/** Go's user.Lookup as its pure-Go form reads it: the uid of `user` in /etc/passwd, if listed. */
+export function lookupUid(user: string, passwd = "/etc/passwd"): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(passwd, "utf8");
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split("\n")) {
+    const fields = line.split(":");
+    if (fields.length >= 3 && fields[0] === user && user !== "") return fields[2];
+  }
+  return undefined;
 }
 
 /** Fills the run-time facts into `cfg` (in place). */
