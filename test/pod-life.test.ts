@@ -32,7 +32,8 @@ import { type ChildOutput, childOutput, repoRoot } from "./meshinject-cli.js";
 type Json = Record<string, unknown>;
 
 function netnsSkip(): string | undefined {
-  if (process.getuid?.() !== 0) return "needs root for a network namespace of its own (CI runs as root)";
+  if (process.getuid?.() !== 0)
+    return "needs root: it runs the pod in a network namespace of its own (run the tests as root to include it)";
   const probe = spawnSync("unshare", ["-n", "sh", "-c", "command -v nsenter curl ip"], { encoding: "utf8" });
   if (probe.status !== 0)
     return `cannot make a network namespace with nsenter and curl here: ${probe.stderr.trim() || probe.error?.message}`;

@@ -26,7 +26,8 @@ type Json = Record<string, unknown>;
 
 /** Why the namespace tests cannot run here, or undefined when they can. */
 function netnsSkip(): string | undefined {
-  if (process.getuid?.() !== 0) return "needs root to make a network namespace and program iptables (CI runs as root)";
+  if (process.getuid?.() !== 0)
+    return "needs root: it makes a network namespace of its own and programs iptables and nft there (run the tests as root to include it)";
   const probe = spawnSync(
     "unshare",
     ["-n", "sh", "-c", "iptables-nft -t nat -L >/dev/null && nft list ruleset >/dev/null && command -v ip setpriv"],
