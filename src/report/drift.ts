@@ -351,8 +351,11 @@ export class DriftChecker {
     native: boolean,
   ): PodParts {
     const { settings, meshConfig, config: injectorConfig } = config.injector;
-    // The webhook sees a pod before the API server named it: a generated name is still empty.
-    const generated = typeof basePod.metadata.generateName === "string" && basePod.metadata.generateName !== "";
+    // The webhook sees a pod before the API server named it: a generated name is still empty (a
+    // StatefulSet's pods, generateName and an ordinal, are named by their controller).
+    const prefix = typeof basePod.metadata.generateName === "string" ? basePod.metadata.generateName : "";
+    const name = typeof basePod.metadata.name === "string" ? basePod.metadata.name : "";
+    const generated = prefix !== "" && !/^\d+$/.test(name.slice(prefix.length));
     const pod: Pod = generated ? { ...basePod, metadata: { ...basePod.metadata, name: "" } } : basePod;
     const deploy = base.kind === "Pod" ? deployMetaFromPod(pod) : { ...baseRef.deployMeta, typeMeta: baseRef.typeMeta };
     const injected = injectPod(settings, {

@@ -1,0 +1,361 @@
+// `meshinject drift --from-cluster` against our fake API server (test/fake-apiserver.ts: real HTTPS,
+// bearer tokens, list chunking; kube-apiserver cannot be installed here). The live pods are made here
+// as a cluster makes them: each pod of a Deployment, StatefulSet, DaemonSet, Job, CronJob or bare
+// Pod is sent through the webhook's own review (src/webhook/admission.ts) with the configuration of
+// its time (today's, or an older proxy tag), the JSONPatch answered is applied by fast-json-patch
+// (not our patch code), and what the API server adds (defaults, the token mount) is added after.
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import jsonpatch from "fast-json-patch";
+import { parse as parseYaml } from "yaml";
+import { type FakeApiServer, startFakeApiServer } from "../../test/fake-apiserver.js";
+import { runMeshinject } from "../../test/meshinject-cli.js";
+import { defaultConfigFiles } from "../inject/defaults.js";
+import { type LoadedInjector, loadInjector } from "../inject/injector.js";
+import type { Json } from "../inject/pod.js";
+import type { DriftReport } from "../report/drift-report.js";
+import { reviewBody } from "../webhook/admission.js";
+import { webhookConfiguration } from "../webhook/webhook-config.js";
+
+const OLD_TAG = "1.19.0";
+
+function injector(revision: string, tag?: string): LoadedInjector {
+  const files = defaultConfigFiles(revision);
+  const values = JSON.parse(files.values) as { global: { tag: string } };
+  if (tag !== undefined) values.global.tag = tag;
+  return loadInjector({ ...files, values: JSON.stringify(values) });
+}
+
+const TODAY_TAG = (injector("").settings.values.json as { global: { tag: string } }).global.tag;
+
+function configMaps(revision: string): Json[] {
+  const files = defaultConfigFiles(revision);
+  const suffix = revision === "" ? "" : `-${revision}`;
+  return [
+    {
+      kind: "ConfigMap",
+      metadata: { name: `istio-sidecar-injector${suffix}`, namespace: "istio-system" },
+      data: { config: files.config, values: files.values },
+    },
+    { kind: "ConfigMap", metadata: { name: `istio${suffix}`, namespace: "istio-system" }, data: { mesh: files.mesh } },
+  ];
+}
+
+let counter = 0;
+
+/** A pod created by `owner` (generateName and ownerReferences as its controller sets them). */
+function pod(
+  namespace: string,
+  base: string,
+  labels: Record<string, string>,
+  owner?: { kind: string; name: string },
+): Json {
+  const metadata: Json = { namespace, labels: { ...labels } };
+  if (owner === undefined) metadata.name = base;
+  else {
+    metadata.generateName = `${base}-`;
+    const apiVersion = owner.kind === "Job" ? "batch/v1" : "apps/v1";
+    metadata.ownerReferences = [
+      { apiVersion, kind: owner.kind, name: owner.name, uid: `uid-${owner.name}`, controller: true },
+    ];
+  }
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata,
+    spec: {
+      serviceAccountName: "default",
+      containers: [{ name: "app", image: "registry.example/app:2.1", ports: [{ containerPort: 8080 }] }],
+    },
+  };
+}
+
+/** The pod through the webhook's review with `injectWith`, the patch applied by fast-json-patch. */
+function webhookInjected(p: Json, injectWith: LoadedInjector, revision: string): Json {
+  const body = {
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: {
+      uid: `review-${++counter}`,
+      kind: { group: "", version: "v1", kind: "Pod" },
+      resource: { group: "", version: "v1", resource: "pods" },
+      namespace: (p.metadata as Json).namespace,
+      operation: "CREATE",
+      object: p,
+    },
+  };
+  const result = reviewBody(body, "/inject", { injector: injectWith, revision, nativeSidecars: "off" });
+  const response = result.response.response as { allowed: boolean; patch?: string };
+  assert.ok(response.allowed && response.patch, JSON.stringify(result.outcome));
+  const patch = JSON.parse(Buffer.from(response.patch, "base64").toString("utf8"));
+  return jsonpatch.applyPatch(structuredClone(p), patch).newDocument as Json;
+}
+
+/**
+ * What the API server and its admission plugins do to a pod's containers: defaults (at decoding,
+ * before the webhooks see it, and again for what they added) and the ServiceAccount plugin's token
+ * volume and mount (before the webhooks; the containers they add get it too).
+ */
+function serverDefaults(p: Json): Json {
+  const metadata = p.metadata as Json;
+  const spec = p.spec as { containers: Json[]; initContainers?: Json[]; volumes?: Json[] } & Json;
+  metadata.tokenVolume ??= `kube-api-access-${(++counter).toString(36).padStart(5, "x")}`;
+  const token = metadata.tokenVolume as string;
+  if (!(spec.volumes ?? []).some((v) => v.name === token)) {
+    spec.volumes = [...(spec.volumes ?? []), { name: token, projected: { defaultMode: 420, sources: [] } }];
+  }
+  for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) {
+    c.terminationMessagePath ??= "/dev/termination-log";
+    c.terminationMessagePolicy ??= "File";
+    c.imagePullPolicy ??= "IfNotPresent";
+    const mounts = (c.volumeMounts as Json[] | undefined) ?? [];
+    if (!mounts.some((m) => m.name === token)) {
+      c.volumeMounts = [
+        ...mounts,
+        { name: token, readOnly: true, mountPath: "/var/run/secrets/kubernetes.io/serviceaccount" },
+      ];
+    }
+    for (const port of (c.ports as Json[] | undefined) ?? []) port.protocol ??= "TCP";
+  }
+  for (const v of spec.volumes ?? []) {
+    for (const source of ["configMap", "secret", "downwardAPI"]) {
+      if (v[source] !== undefined) (v[source] as Json).defaultMode ??= 420;
+    }
+  }
+  spec.dnsPolicy ??= "ClusterFirst";
+  spec.restartPolicy ??= "Always";
+  return p;
+}
+
+/** The pod as created (defaulted, as the webhook receives it). */
+const created = (p: Json) => serverDefaults(p);
+
+/** What the API server stores after admission: defaults again, a name, a node, a status. */
+function stored(p: Json): Json {
+  serverDefaults(p);
+  const metadata = p.metadata as Json;
+  const token = metadata.tokenVolume as string;
+  delete metadata.tokenVolume;
+  if (metadata.name === undefined) metadata.name = `${metadata.generateName}${token.slice(-5)}`;
+  metadata.uid = `pod-${++counter}`;
+  metadata.resourceVersion = String(counter);
+  (p.spec as Json).nodeName = "node-1";
+  p.status = { phase: "Running" };
+  // List items come without kind and apiVersion, as from a real API server.
+  const { kind: _k, apiVersion: _a, ...item } = p;
+  return { kind: "Pod", ...item };
+}
+
+const today = injector("");
+const older = injector("", OLD_TAG);
+const canary = injector("canary");
+const rs = (name: string) => ({ kind: "ReplicaSet", name });
+
+function clusterObjects(): Json[] {
+  const ns = (name: string, labels: Record<string, string>) => ({
+    kind: "Namespace",
+    metadata: { name, labels: { "kubernetes.io/metadata.name": name, ...labels } },
+  });
+  const live = (p: Json, inj: LoadedInjector, revision = "") => stored(webhookInjected(created(p), inj, revision));
+  return [
+    ns("shop", { "istio-injection": "enabled" }),
+    ns("canaryns", { "istio.io/rev": "canary" }),
+    ns("plain", {}),
+    ns("late", { "istio-injection": "enabled" }),
+    ns("istio-system", {}),
+    ...configMaps(""),
+    ...configMaps("canary"),
+    webhookConfiguration(),
+    webhookConfiguration({ revision: "canary" }),
+    // Deployment web: two pods injected when the proxy was 1.19.0.
+    live(pod("shop", "web-6f7c9", { app: "web", "pod-template-hash": "6f7c9" }, rs("web-6f7c9")), older),
+    live(pod("shop", "web-6f7c9", { app: "web", "pod-template-hash": "6f7c9" }, rs("web-6f7c9")), older),
+    // StatefulSet, DaemonSet, CronJob's Job and a bare pod injected today.
+    stored(
+      webhookInjected(
+        created({
+          ...pod("shop", "db-0", { app: "db", "statefulset.kubernetes.io/pod-name": "db-0" }),
+          metadata: {
+            name: "db-0",
+            generateName: "db-",
+            namespace: "shop",
+            labels: { app: "db" },
+            ownerReferences: [
+              { apiVersion: "apps/v1", kind: "StatefulSet", name: "db", uid: "u-db", controller: true },
+            ],
+          },
+        }),
+        today,
+        "",
+      ),
+    ),
+    live(pod("shop", "agent", { app: "agent" }, { kind: "DaemonSet", name: "agent" }), today),
+    live(pod("shop", "report-29000000", { app: "report" }, { kind: "Job", name: "report-29000000" }), today),
+    live(pod("shop", "debug", { app: "debug" }), today),
+    // Job migrate: injected with the old tag.
+    live(pod("shop", "migrate", { app: "migrate", "job-name": "migrate" }, { kind: "Job", name: "migrate" }), older),
+    // Canary revision, injected today by the canary webhook.
+    live(pod("canaryns", "api-5b6d8", { app: "api", "pod-template-hash": "5b6d8" }, rs("api-5b6d8")), canary, "canary"),
+    // A sidecar in a namespace no webhook selects any more.
+    live(pod("plain", "legacy-7c8d9", { app: "legacy", "pod-template-hash": "7c8d9" }, rs("legacy-7c8d9")), today),
+    // Created before its namespace was labelled: no sidecar.
+    stored(
+      created(pod("late", "shipping-4d5e6", { app: "shipping", "pod-template-hash": "4d5e6" }, rs("shipping-4d5e6"))),
+    ),
+    // A revision whose control plane is gone.
+    live(
+      pod("shop", "old-8e9f0", { app: "old", "pod-template-hash": "8e9f0" }, rs("old-8e9f0")),
+      injector("1-19"),
+      "1-19",
+    ),
+    // Outside the mesh.
+    stored(created(pod("plain", "nomesh-1a2b3", { app: "nomesh", "pod-template-hash": "1a2b3" }, rs("nomesh-1a2b3")))),
+  ];
+}
+
+describe("meshinject drift --from-cluster", () => {
+  let api: FakeApiServer;
+  let dir: string;
+  let kubeconfig: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "meshinject-drift-"));
+    api = await startFakeApiServer(clusterObjects());
+    kubeconfig = await api.kubeconfig(dir);
+  });
+  after(async () => {
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const drift = (...args: string[]) => runMeshinject(["drift", "--from-cluster", "--kubeconfig", kubeconfig, ...args]);
+
+  it("reports each owner's pods: stale with the tag change, up to date, missing, unexpected, unknown revision", async () => {
+    const r = await drift("-o", "json");
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as DriftReport;
+    const statuses = Object.fromEntries(
+      report.owners.map((o) => [`${o.kind} ${o.namespace}/${o.name}`, o.pods.map((p) => p.status).join(",")]),
+    );
+    assert.deepEqual(statuses, {
+      "Deployment canaryns/api": "up-to-date",
+      "Deployment late/shipping": "missing",
+      "Deployment plain/legacy": "unexpected",
+      "CronJob shop/report": "up-to-date",
+      "DaemonSet shop/agent": "up-to-date",
+      "Deployment shop/old": "unknown-revision",
+      "Deployment shop/web": "stale,stale",
+      "Job shop/migrate": "stale",
+      "Pod shop/debug": "up-to-date",
+      "StatefulSet shop/db": "up-to-date",
+    });
+    assert.deepEqual(
+      { ...report.totals },
+      {
+        pods: 12,
+        "up-to-date": 5,
+        stale: 3,
+        missing: 1,
+        unexpected: 1,
+        "unknown-revision": 1,
+        "not-injected": 1,
+        error: 0,
+      },
+    );
+    const web = report.owners.find((o) => o.name === "web");
+    assert.ok(web?.pods[0]?.changes.includes(`istio-proxy image tag ${OLD_TAG} → ${TODAY_TAG}`), JSON.stringify(web));
+    assert.deepEqual(report.restart, [
+      "kubectl rollout restart deployment/shipping -n late",
+      "kubectl rollout restart deployment/legacy -n plain",
+      "kubectl rollout restart deployment/web -n shop",
+    ]);
+    assert.equal(report.owners.find((o) => o.name === "migrate")?.restartNote?.startsWith("a Job"), true);
+    // The pods were read a page at a time.
+    assert.ok(
+      api.requests.some((q) => /^GET \/api\/v1\/pods\?limit=\d+$/.test(q)),
+      api.requests.join("\n"),
+    );
+  });
+
+  it("prints a table with one row per owner and outcome, the totals and the restart commands", async () => {
+    const r = await drift();
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `^Deployment shop/web +2 +default +stale +.*istio-proxy image tag ${OLD_TAG.replace(/\./g, "\\.")} → `,
+        "m",
+      ),
+    );
+    assert.match(r.stdout, /^Deployment late\/shipping +1 +- → default +missing +no sidecar/m);
+    assert.match(r.stdout, /^12 pods: 5 up to date, 3 stale, 1 missing, 1 unexpected, 1 unknown revision; 1 without/m);
+    assert.match(r.stdout, /^ {2}kubectl rollout restart deployment\/web -n shop$/m);
+  });
+
+  it("--exit-code fails when anything is stale, and passes in a namespace that is up to date", async () => {
+    assert.equal((await drift("--exit-code")).code, 1);
+    const ok = await drift("--exit-code", "-n", "canaryns");
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /^Deployment canaryns\/api +1 +canary +up to date$/m);
+  });
+
+  it("--diff shows the image lines that change; -o yaml is the same report", async () => {
+    const r = await drift("--diff", "-n", "shop", "-l", "app=web");
+    assert.match(r.stdout, new RegExp(`^-\\s+image: .*:${OLD_TAG.replace(/\./g, "\\.")}$`, "m"));
+    assert.match(r.stdout, new RegExp(`^\\+\\s+image: .*:${TODAY_TAG.replace(/\./g, "\\.")}$`, "m"));
+    const yaml = await drift("-o", "yaml", "-n", "shop", "-l", "app=web");
+    const json = await drift("-o", "json", "-n", "shop", "-l", "app=web");
+    assert.deepEqual(parseYaml(yaml.stdout), JSON.parse(json.stdout));
+  });
+
+  it("--revision-before/--revision-after: what moving the default revision's pods to canary changes", async () => {
+    const r = await drift("--revision-before", "default", "--revision-after", "canary", "-o", "json");
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as DriftReport;
+    assert.equal(report.mode, "planned");
+    const db = report.owners.find((o) => o.name === "db")?.pods[0];
+    assert.equal(db?.status, "stale");
+    assert.equal(db?.changes[0], "revision default → canary");
+    assert.equal(
+      report.owners.find((o) => o.name === "api"),
+      undefined,
+      "canary's own pods are not part of the move",
+    );
+  });
+
+  it("--config-before/--config-after: an upgrade of the proxy tag, before it is made", async () => {
+    const files = defaultConfigFiles("");
+    const values = JSON.parse(files.values) as { global: { tag: string } };
+    values.global.tag = "1.99.0";
+    const cm = (v: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: istio-sidecar-injector, namespace: istio-system}\ndata:\n  values: ${JSON.stringify(v)}\n`;
+    await writeFile(join(dir, "before.yaml"), cm(files.values));
+    await writeFile(join(dir, "after.yaml"), cm(JSON.stringify(values)));
+    const r = await drift(
+      "-n",
+      "shop",
+      "-l",
+      "app=debug",
+      "--config-before",
+      join(dir, "before.yaml"),
+      "--config-after",
+      join(dir, "after.yaml"),
+      "-o",
+      "json",
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as DriftReport;
+    const debug = report.owners.find((o) => o.name === "debug")?.pods[0];
+    assert.equal(debug?.status, "stale");
+    assert.ok(debug?.changes.includes(`istio-proxy image tag ${TODAY_TAG} → 1.99.0`), JSON.stringify(debug));
+  });
+
+  it("says what is wrong with the flags, on one line", async () => {
+    const r = await runMeshinject(["drift"]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, "meshinject: name the pods: -f FILE (a manifest), or --from-cluster for the live pods\n");
+    const half = await drift("--config-before", "x.yaml");
+    assert.equal(half.stderr, "meshinject: --config-before and --config-after go together\n");
+  });
+});
