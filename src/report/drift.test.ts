@@ -269,3 +269,31 @@ if (!existsSync(CORPUS)) {
     }
   });
 }
+
+describe("the library's drift()", () => {
+  it("takes objects or YAML, one injector per revision, and a planned injector", async () => {
+    const { drift, inject, loadInjectorConfig } = await import("../index.js");
+    const today = loadInjectorConfig();
+    const canary = loadInjectorConfig({ revision: "canary" });
+    const older = loadInjectorConfig({ values: JSON.stringify(olderValues()) });
+    const deployment = readYamlDoc(DEPLOYMENT) as Json;
+    const objects = [inject(older, deployment), inject(canary, deployment), deployment];
+    const report = drift(objects, { injector: [today, canary] });
+    // The three are the same Deployment (one owner): injected by the old tag, by canary, not at all.
+    assert.deepEqual(
+      report.owners[0]?.pods.map((p) => p.status),
+      ["stale", "up-to-date", "missing"],
+    );
+    assert.equal(drift(kubeInjectWith(today, DEPLOYMENT), { injector: today }).totals["up-to-date"], 1);
+    const planned = drift([inject(older, deployment)], { injector: older, planned: today });
+    assert.equal(planned.mode, "planned");
+    assert.equal(planned.totals.stale, 1);
+    assert.throws(() => drift([], { injector: today, injection: "nope" as "webhook" }), /injection must be/);
+  });
+});
+
+function olderValues(): unknown {
+  const values = JSON.parse(defaultConfigFiles("").values) as { global: { tag: string } };
+  values.global.tag = "1.19.0";
+  return values;
+}
