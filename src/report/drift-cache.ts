@@ -1,9 +1,11 @@
 /**
- * The pods of one ReplicaSet (or DaemonSet, Job...) are alike but for their names and what the
- * API server set on each: their drift is worked out once. A pod's key is the pod as the webhook saw
- * it: without its generated name, uid, resourceVersion, creation time, managed fields, node and the
- * random suffix of its service-account token volume. A pod without a generated name (a bare pod, a
- * StatefulSet's) keeps its name in the key, since templates may read it. Bounded. Pure.
+ * The pods of one ReplicaSet (or DaemonSet, StatefulSet, Job...) are alike but for their names and
+ * what the API server and their controller set on each: their drift is worked out once. A pod's key
+ * is the pod without its uid, resourceVersion, creation time, managed fields and node, with the
+ * random suffix of its service-account token volume and its own name (wherever it appears whole:
+ * a StatefulSet pod's hostname and pod-name label) left out, and without the node affinity a
+ * DaemonSet's controller pins each of its pods to its node with. Injection copies these through
+ * untouched, so pods alike but for them drift alike. Bounded. Pure.
  */
 
 import { isRecord } from "../go/json.js";
@@ -16,9 +18,16 @@ const TOKEN_VOLUME = /kube-api-access-[a-z0-9]+/g;
 export function podKey(obj: Json): string | undefined {
   if (obj.kind !== "Pod" || !isRecord(obj.metadata) || !isRecord(obj.spec)) return undefined;
   const { uid: _u, resourceVersion: _r, creationTimestamp: _c, managedFields: _m, ...metadata } = obj.metadata;
-  if (typeof metadata.generateName === "string" && metadata.generateName !== "") delete metadata.name;
   const { nodeName: _n, ...spec } = obj.spec;
-  return JSON.stringify([obj.apiVersion, metadata, spec]).replace(TOKEN_VOLUME, "kube-api-access");
+  const owners = Array.isArray(metadata.ownerReferences) ? metadata.ownerReferences : [];
+  if (owners.some((o) => isRecord(o) && o.kind === "DaemonSet" && o.controller === true) && isRecord(spec.affinity)) {
+    const { nodeAffinity: _a, ...affinity } = spec.affinity;
+    spec.affinity = affinity;
+  }
+  let key = JSON.stringify([obj.apiVersion, metadata, spec]).replace(TOKEN_VOLUME, "kube-api-access");
+  const name = metadata.name;
+  if (typeof name === "string" && name !== "") key = key.replaceAll(JSON.stringify(name), '"\u0000name"');
+  return key;
 }
 
 export class CachedDriftChecker {
