@@ -246,14 +246,17 @@ class ClusterRevisions {
   }
 }
 
-/** The revision a pod's sidecar (or its istio.io/rev label) names, without typing the pod. */
+/** The revision a pod's sidecar names (report/drift.ts podRevision), else its istio.io/rev label, without typing the pod. */
 function rawRevision(pod: Record<string, unknown>): string | undefined {
   const meta = isRecord(pod.metadata) ? pod.metadata : {};
+  const annotations = isRecord(meta.annotations) ? meta.annotations : {};
+  if (typeof annotations[REV_LABEL] === "string") return revisionKey(annotations[REV_LABEL]);
+  const status = parseInjectionStatus(pod as { metadata?: { annotations?: Record<string, string> } });
+  if (status !== undefined && status.revision !== "") return revisionKey(status.revision);
   const labels = isRecord(meta.labels) ? meta.labels : {};
   const label = labels[REV_LABEL];
   if (typeof label === "string" && label !== "") return revisionKey(label);
-  const status = parseInjectionStatus(pod as { metadata?: { annotations?: Record<string, string> } });
-  return status === undefined ? undefined : revisionKey(status.revision);
+  return status === undefined ? undefined : "";
 }
 
 /** The Istio webhook configurations and which revision each belongs to (its istio.io/rev label). */

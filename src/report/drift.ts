@@ -124,6 +124,7 @@ export interface DriftOptions {
   warn?: (message: string) => void;
 }
 
+/** The label and annotation (Istio's label.IoIstioRev). */
 const REV_LABEL = "istio.io/rev";
 
 /** A revision as reports show it: `default` for "". */
@@ -138,11 +139,17 @@ export function revisionKey(revision: string): string {
 
 const stringOf = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
-/** The revision of an injected pod's sidecar: its istio.io/rev label, else the status annotation's. */
+/**
+ * The revision of an injected pod's sidecar, as istioctl reads it (describe.go
+ * GetRevisionFromPodAnnotation): the `istio.io/rev` annotation the templates write, else the status
+ * annotation's `revision`; the `istio.io/rev` label after them (what the pod asked for).
+ */
 export function podRevision(pod: Pod): string {
-  const label = stringOf(pod.metadata.labels?.[REV_LABEL]);
-  if (label !== undefined && label !== "") return revisionKey(label);
-  return revisionKey(parseInjectionStatus(pod)?.revision ?? "");
+  const annotations = pod.metadata.annotations ?? {};
+  if (Object.hasOwn(annotations, REV_LABEL)) return revisionKey(stringOf(annotations[REV_LABEL]) ?? "");
+  const status = parseInjectionStatus(pod)?.revision;
+  if (status !== undefined && status !== "") return revisionKey(status);
+  return revisionKey(stringOf(pod.metadata.labels?.[REV_LABEL]) ?? "");
 }
 
 /** Whether the pod runs its proxy as a native sidecar (an init container that restarts). */
