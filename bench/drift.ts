@@ -17,12 +17,13 @@
  * (b) floor: the same pods listed a page at a time by the same cluster client in this process (the
  *     reading every run of the command does at least), against the command's wall time.
  *
- * Each target is printed with PASS or FAIL. Flags: --pods N (10,000); --serve starts the cluster alone
+ * The command's own CPU time and the machine's load average are printed too: on a machine other
+ * work keeps busy, the wall time is mostly waiting for a CPU. Each target is printed with PASS or FAIL. Flags: --pods N (10,000); --serve starts the cluster alone
  * and prints its kubeconfig (to profile the command by hand).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectCluster } from "../src/cluster/client.js";
@@ -43,7 +44,7 @@ function flag(name: string, fallback: number): number {
 }
 
 /** Writes exit-time figures of the child to stderr, after a marker line. */
-const EXIT_HOOK = `data:text/javascript,process.on("exit",()=>process.stderr.write("\\nBENCH-MAXRSS "+process.resourceUsage().maxRSS+"\\n"))`;
+const EXIT_HOOK = `data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nBENCH-MAXRSS "+u.maxRSS+" CPU "+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
 
 function injector(tag?: string): LoadedInjector {
   const files = defaultConfigFiles("");
@@ -160,6 +161,8 @@ function clusterObjects(pods: Json[]): Json[] {
 
 interface ChildRun {
   maxRssKiB: number;
+  /** User + system CPU of the child, in milliseconds. */
+  cpuMs: number;
   wallMs: number;
   summary: string;
 }
@@ -182,13 +185,13 @@ function runDrift(kubeconfig: string): Promise<ChildRun> {
     });
     child.on("error", reject);
     child.on("close", (code) => {
-      const rss = /BENCH-MAXRSS (\d+)/.exec(stderr);
+      const rss = /BENCH-MAXRSS (\d+) CPU (\d+)/.exec(stderr);
       if (code !== 0 || rss === null) {
         reject(new Error(`drift exited with ${code}: ${stderr.slice(0, 800)}`));
         return;
       }
       const summary = /^\d+ pods?: .*$/m.exec(stdout)?.[0] ?? "(no totals line)";
-      resolve({ maxRssKiB: Number(rss[1]), wallMs: performance.now() - start, summary });
+      resolve({ maxRssKiB: Number(rss[1]), cpuMs: Number(rss[2]) / 1000, wallMs: performance.now() - start, summary });
     });
   });
 }
@@ -231,9 +234,16 @@ async function main(): Promise<void> {
     const growth = ((big.run.maxRssKiB - small.run.maxRssKiB) * 1024) / (total - Math.round(total / 10));
     console.log("(a) meshinject drift --from-cluster (dist/cli/main.js), fake API server on loopback");
     console.log(
-      `    ${Math.round(total / 10)} pods: ${(small.run.wallMs / 1000).toFixed(1)} s, peak RSS ${mib(small.run.maxRssKiB)} MiB`,
+      `    ${Math.round(total / 10)} pods: ${(small.run.wallMs / 1000).toFixed(1)} s (CPU ${(small.run.cpuMs / 1000).toFixed(1)} s), peak RSS ${mib(small.run.maxRssKiB)} MiB`,
     );
-    console.log(`    ${total} pods: ${(big.run.wallMs / 1000).toFixed(1)} s, peak RSS ${mib(big.run.maxRssKiB)} MiB`);
+    console.log(
+      `    ${total} pods: ${(big.run.wallMs / 1000).toFixed(1)} s (CPU ${(big.run.cpuMs / 1000).toFixed(1)} s), peak RSS ${mib(big.run.maxRssKiB)} MiB`,
+    );
+    console.log(
+      `    load average during the runs: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(", ")} on ${availableParallelism()} CPUs`,
+    );
     console.log(`    ${big.run.summary}`);
     console.log(`    growth: ${(growth / 1024).toFixed(2)} KiB per pod`);
     console.log(

@@ -57,6 +57,8 @@ export interface DriftCliOptions extends InjectorFlags {
 const REV_LABEL = "istio.io/rev";
 const NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
 const enc = encodeURIComponent;
+/** Pods read per request (the API server's `limit`): a page is what the command holds at once. */
+const PAGE_SIZE = 250;
 /** Progress is written every this many pods. */
 const PROGRESS_EVERY = 1000;
 
@@ -374,7 +376,7 @@ async function clusterDrift(opts: DriftCliOptions, io: CliIo): Promise<DriftRepo
   const query = opts.selector ? `?labelSelector=${enc(opts.selector)}` : "";
   const what = `pods${opts.namespace ? ` in ${opts.namespace}` : ""}${opts.selector ? ` -l ${opts.selector}` : ""}`;
   let next = PROGRESS_EVERY;
-  for await (const page of cluster.list(`${path}${query}`, what)) {
+  for await (const page of cluster.list(`${path}${query}`, what, PAGE_SIZE)) {
     for (const item of page) {
       const own = rawRevision(item);
       if (only !== undefined && own !== only) continue;
