@@ -159,3 +159,51 @@ describe("meshinject drift --from-cluster", () => {
     assert.equal(half.stderr, "meshinject: --config-before and --config-after go together\n");
   });
 });
+
+describe("meshinject drift -f", () => {
+  const deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx}]
+`;
+
+  it("kube-inject's output is up to date; the same with an older values file is stale; not injected is missing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "meshinject-drift-f-"));
+    try {
+      const files = defaultConfigFiles("");
+      const values = JSON.parse(files.values) as { global: { tag: string } };
+      values.global.tag = OLD_TAG;
+      await writeFile(join(dir, "old-values.json"), JSON.stringify(values));
+      await writeFile(join(dir, "app.yaml"), deployment);
+      const fresh = await runMeshinject(["kube-inject", "-f", join(dir, "app.yaml")]);
+      const old = await runMeshinject([
+        "kube-inject",
+        "-f",
+        join(dir, "app.yaml"),
+        "--valuesFile",
+        join(dir, "old-values.json"),
+      ]);
+      await writeFile(
+        join(dir, "all.yaml"),
+        `${fresh.stdout}${old.stdout.replace(/name: web\n/, "name: web-old\n")}${deployment}`,
+      );
+      const r = await runMeshinject(["drift", "-f", join(dir, "all.yaml"), "-o", "json", "--exit-code"]);
+      assert.equal(r.code, 1, r.stderr);
+      const report = JSON.parse(r.stdout) as DriftReport;
+      const byName = Object.fromEntries(report.owners.map((o) => [o.name, o.pods.map((p) => p.status).join(",")]));
+      assert.deepEqual(byName, { web: "up-to-date,missing", "web-old": "stale" });
+      const stale = report.owners.find((o) => o.name === "web-old")?.pods[0];
+      assert.ok(stale?.changes.includes(`istio-proxy image tag ${OLD_TAG} → ${TODAY_TAG}`), JSON.stringify(stale));
+      const upToDate = await runMeshinject(["drift", "-f", "-", "--exit-code"], { input: fresh.stdout });
+      assert.equal(upToDate.code, 0, upToDate.stdout + upToDate.stderr);
+      assert.match(upToDate.stdout, /^1 pod: 1 up to date, 0 stale/m);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
