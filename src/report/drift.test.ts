@@ -13,7 +13,7 @@ import { defaultConfigFiles } from "../inject/defaults.js";
 import { type LoadedInjector, loadInjector } from "../inject/injector.js";
 import { kubeInject } from "../inject/kube-inject.js";
 import type { Json } from "../inject/pod.js";
-import { DriftChecker, type DriftOptions, type DriftSide } from "./drift.js";
+import { DriftChecker, type DriftOptions, type DriftSide, podRevision } from "./drift.js";
 import { driftOfManifest } from "./drift-documents.js";
 import { driftTable } from "./drift-table.js";
 
@@ -297,3 +297,18 @@ function olderValues(): unknown {
   values.global.tag = "1.19.0";
   return values;
 }
+
+describe("a pod's revision", () => {
+  const pod = (annotations: Record<string, string>, labels: Record<string, string> = {}) =>
+    ({ metadata: { annotations, labels }, spec: {} }) as unknown as Parameters<typeof podRevision>[0];
+  it("is the istio.io/rev annotation, else the status annotation's, else the istio.io/rev label (istioctl's order)", () => {
+    const status = JSON.stringify({ revision: "stable" });
+    assert.equal(
+      podRevision(pod({ "istio.io/rev": "canary", "sidecar.istio.io/status": status }, { "istio.io/rev": "x" })),
+      "canary",
+    );
+    assert.equal(podRevision(pod({ "sidecar.istio.io/status": status }, { "istio.io/rev": "x" })), "stable");
+    assert.equal(podRevision(pod({}, { "istio.io/rev": "x" })), "x");
+    assert.equal(podRevision(pod({ "istio.io/rev": "default" })), "");
+  });
+});
