@@ -292,7 +292,7 @@ export class DriftChecker {
     if (have.kind !== "inject" || want.kind !== "inject") throw new Error("drift: unreachable outcome");
     const label = `${String(obj.kind)} ${namespace}/${row.pod}`;
     const comparison = comparePods(have.pod, want.pod, options.diff === true, label);
-    const moved = have.revision !== want.revision;
+    const moved = revisionKey(have.revision) !== revisionKey(want.revision);
     if (comparison.same && !moved) {
       return { ...row, status: "up-to-date", reason: "the sidecar is the one injected now" };
     }
