@@ -165,6 +165,38 @@ function writeReport(report: DriftReport, opts: DriftCliOptions, io: CliIo, fail
   if (opts.exitCode && hasDrift(report)) fail();
 }
 
+/** The checker's options from the flags. */
+function checkerOptions(
+  opts: DriftCliOptions,
+  style: DriftOptions["style"],
+  revision: string,
+  current: DriftSide,
+  planned: DriftSide | undefined,
+  io: CliIo,
+): DriftOptions {
+  return {
+    style,
+    namespace: opts.namespace ?? "default",
+    defaultRevision: revision,
+    nativeSidecars: nativeSetting(opts.nativeSidecars),
+    diff: opts.diff === true,
+    current,
+    ...(planned !== undefined ? { planned } : {}),
+    warn: (message) => io.stderr.write(`meshinject: warning: ${message}\n`),
+  };
+}
+
+/** --config-before and --config-after (both given), each a configuration of `revision`. */
+async function plannedConfigs(
+  opts: DriftCliOptions,
+  revision: string,
+  io: CliIo,
+): Promise<{ current: DriftSide; planned: DriftSide }> {
+  const side = async (file: string) =>
+    oneRevision(revision, load(configMapsSources(await readInput(file, "configuration file", io), file, revision), io));
+  return { current: await side(opts.configBefore as string), planned: await side(opts.configAfter as string) };
+}
+
 /** `meshinject drift -f FILE`: a manifest against the configuration kube-inject's flags choose. */
 async function manifestDrift(opts: DriftCliOptions, io: CliIo): Promise<DriftReport> {
   const source = inputName(opts.filename as string);
@@ -173,10 +205,7 @@ async function manifestDrift(opts: DriftCliOptions, io: CliIo): Promise<DriftRep
   let current: DriftSide;
   let planned: DriftSide | undefined;
   if (opts.configBefore !== undefined && opts.configAfter !== undefined) {
-    const before = await readInput(opts.configBefore, "configuration file", io);
-    const after = await readInput(opts.configAfter, "configuration file", io);
-    current = oneRevision(revision, load(configMapsSources(before, opts.configBefore, revision), io));
-    planned = oneRevision(revision, load(configMapsSources(after, opts.configAfter, revision), io));
+    ({ current, planned } = await plannedConfigs(opts, revision, io));
     notes.push(`planned change: ${opts.configBefore} → ${opts.configAfter} (revision ${revisionName(revision)})`);
   } else {
     const sources = await injectorSources(opts, io);
@@ -186,16 +215,7 @@ async function manifestDrift(opts: DriftCliOptions, io: CliIo): Promise<DriftRep
     );
   }
   const input = await readInput(opts.filename as string, "manifest", io);
-  const options: DriftOptions = {
-    style: "kube-inject",
-    namespace: opts.namespace ?? "default",
-    defaultRevision: revision,
-    nativeSidecars: nativeSetting(opts.nativeSidecars),
-    diff: opts.diff === true,
-    current,
-    ...(planned !== undefined ? { planned } : {}),
-    warn: (message) => io.stderr.write(`meshinject: warning: ${message}\n`),
-  };
+  const options = checkerOptions(opts, "kube-inject", revision, current, planned, io);
   try {
     return driftOfManifest(input, source, options, notes);
   } catch (e) {
@@ -327,10 +347,7 @@ async function clusterDrift(opts: DriftCliOptions, io: CliIo): Promise<DriftRepo
     only = before;
     notes.push(`planned change: the pods of revision ${revisionName(before)} moved to revision ${revisionName(after)}`);
   } else if (opts.configBefore !== undefined && opts.configAfter !== undefined) {
-    const before = await readInput(opts.configBefore, "configuration file", io);
-    const after = await readInput(opts.configAfter, "configuration file", io);
-    current = oneRevision(revision, load(configMapsSources(before, opts.configBefore, revision), io));
-    planned = oneRevision(revision, load(configMapsSources(after, opts.configAfter, revision), io));
+    ({ current, planned } = await plannedConfigs(opts, revision, io));
     only = revision;
     notes.push(
       `planned change: ${opts.configBefore} → ${opts.configAfter} (the pods of revision ${revisionName(revision)})`,
@@ -360,16 +377,7 @@ async function clusterDrift(opts: DriftCliOptions, io: CliIo): Promise<DriftRepo
   }
 
   const checker = new CachedDriftChecker(
-    new DriftChecker({
-      style: "webhook",
-      namespace: opts.namespace ?? "default",
-      defaultRevision: revision,
-      nativeSidecars: nativeSetting(opts.nativeSidecars),
-      diff: opts.diff === true,
-      current,
-      ...(planned !== undefined ? { planned } : {}),
-      warn: (message) => io.stderr.write(`meshinject: warning: ${message}\n`),
-    }),
+    new DriftChecker(checkerOptions(opts, "webhook", revision, current, planned, io)),
   );
   const builder = new DriftReportBuilder(planned === undefined ? "running" : "planned", notes);
   const path = opts.namespace ? `/api/v1/namespaces/${enc(opts.namespace)}/pods` : "/api/v1/pods";
