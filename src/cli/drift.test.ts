@@ -207,3 +207,37 @@ spec:
     }
   });
 });
+
+describe("meshinject drift --from-cluster over many pods", () => {
+  it("reads them a page at a time and says how far it got on stderr every 1,000 pods", async () => {
+    const [first] = clusterObjects().filter(
+      (o) => o.kind === "Pod" && (o.metadata as { name?: string }).name?.startsWith("web-"),
+    );
+    assert.ok(first !== undefined);
+    const text = JSON.stringify(first);
+    const name = (first.metadata as { name: string }).name;
+    const replicas = Array.from({ length: 1200 }, (_, i) => JSON.parse(text.replaceAll(name, `web-6f7c9-r${i}`)));
+    const others = clusterObjects().filter((o) => o.kind !== "Pod");
+    const api = await startFakeApiServer([...others, ...replicas]);
+    const dir = await mkdtemp(join(tmpdir(), "meshinject-drift-many-"));
+    try {
+      const r = await runMeshinject([
+        "drift",
+        "--from-cluster",
+        "--kubeconfig",
+        await api.kubeconfig(dir),
+        "-o",
+        "json",
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /^meshinject: drift: 1000 pods compared \(\d+\.\d s\)\n$/);
+      const report = JSON.parse(r.stdout) as DriftReport;
+      assert.equal(report.totals.stale, 1200);
+      const pages = api.requests.filter((q) => q.startsWith("GET /api/v1/pods?"));
+      assert.deepEqual(pages.length, 5, pages.join("\n"));
+    } finally {
+      await api.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
