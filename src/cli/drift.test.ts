@@ -157,6 +157,17 @@ describe("meshinject drift --from-cluster", () => {
     assert.equal(r.stderr, "meshinject: name the pods: -f FILE (a manifest), or --from-cluster for the live pods\n");
     const half = await drift("--config-before", "x.yaml");
     assert.equal(half.stderr, "meshinject: --config-before and --config-after go together\n");
+    api.failOn("/api/v1/namespaces/istio-system/configmaps/istio-sidecar-injector-canary", 403);
+    try {
+      const refused = await drift("-n", "canaryns");
+      assert.equal(refused.code, 1);
+      assert.match(
+        refused.stderr,
+        /^meshinject: cannot read ConfigMap istio-system\/istio-sidecar-injector-canary from .*: forbidden: .*\(403: scripted 403\): revision canary's configuration is needed\n$/,
+      );
+    } finally {
+      api.reset();
+    }
   });
 });
 

@@ -254,6 +254,11 @@ class ClusterRevisions {
         this.loaded.set(revision, undefined);
         return;
       }
+      if (e instanceof ClusterError) {
+        // Not kube-inject's advice to pass files: here they would stand for one revision only.
+        const reason = e.message.split("; save it with")[0];
+        throw new ClusterError(`${reason}: revision ${revisionName(revision)}'s configuration is needed`, e.status);
+      }
       throw e;
     }
   }
