@@ -5,29 +5,23 @@
 // (not our patch code), and drift, re-injecting as the webhook does, must find it up to date (or, when
 // the webhook skipped it, not injected).
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import jsonpatch from "fast-json-patch";
-import { caseInjector, ISTIO_NOT_FIXED_POINTS, readCase } from "../../conformance/kinds/istio-inject-case.js";
+import { caseInjector, ISTIO_NOT_FIXED_POINTS } from "../../conformance/kinds/istio-inject-case.js";
 import { podOfPart, webhookParts } from "../../conformance/kinds/istio-inject-webhook.js";
+import { corpusAbsent, corpusCases } from "../../test/istio-inject-corpus.js";
 import type { Json } from "../inject/pod.js";
 import { reviewBody } from "../webhook/admission.js";
 import { podCreationReview } from "../webhook/admission-request.js";
 import { DriftChecker } from "./drift.js";
 
-const CORPUS = fileURLToPath(new URL("../../../shared/conformance/istio-inject", import.meta.url));
-
-if (!existsSync(CORPUS)) {
-  it("drift of webhook-injected corpus pods", { skip: `corpus folder ${CORPUS} is absent (CI has it)` }, () => {});
+if (corpusAbsent !== undefined) {
+  it("drift of webhook-injected corpus pods", { skip: corpusAbsent }, () => {});
 } else {
   describe("pods the webhook has just injected are up to date", () => {
-    const cases = readdirSync(CORPUS, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => ({ name: e.name, dir: join(CORPUS, e.name), meta: readCase(join(CORPUS, e.name)) }))
-      .filter((c) => c.meta.webhook && c.meta.expectedError === null)
-      .sort((a, b) => a.name.localeCompare(b.name));
+    const cases = corpusCases((meta) => meta.webhook && meta.expectedError === null);
 
     it("finds the corpus cases", () => assert.ok(cases.length >= 90, `only ${cases.length} cases`));
 

@@ -3,11 +3,11 @@
 // (another proxy tag, made here by injecting with it) are stale with what changes; missing,
 // unexpected and unknown revisions; what the API server adds to a live pod is not drift.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import { caseInjector, ISTIO_NOT_FIXED_POINTS, readCase } from "../../conformance/kinds/istio-inject-case.js";
+import { caseInjector, ISTIO_NOT_FIXED_POINTS } from "../../conformance/kinds/istio-inject-case.js";
+import { corpusAbsent, corpusCases } from "../../test/istio-inject-corpus.js";
 import { readYaml } from "../go/yaml/read.js";
 import { defaultConfigFiles } from "../inject/defaults.js";
 import { type LoadedInjector, loadInjector } from "../inject/injector.js";
@@ -16,8 +16,6 @@ import type { Json } from "../inject/pod.js";
 import { DriftChecker, type DriftOptions, type DriftSide, podRevision } from "./drift.js";
 import { driftOfManifest } from "./drift-documents.js";
 import { driftTable } from "./drift-table.js";
-
-const CORPUS = fileURLToPath(new URL("../../../shared/conformance/istio-inject", import.meta.url));
 
 function injectorWithTag(tag: string | undefined, revision = ""): LoadedInjector {
   const files = defaultConfigFiles(revision);
@@ -232,15 +230,11 @@ function withServerDefaults(pod: Json): Json {
   return pod;
 }
 
-if (!existsSync(CORPUS)) {
-  it("drift of Istio's golden outputs", { skip: `corpus folder ${CORPUS} is absent (CI has it)` }, () => {});
+if (corpusAbsent !== undefined) {
+  it("drift of Istio's golden outputs", { skip: corpusAbsent }, () => {});
 } else {
   describe("Istio's golden outputs are up to date with their own configuration", () => {
-    const cases = readdirSync(CORPUS, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => ({ name: e.name, dir: join(CORPUS, e.name), meta: readCase(join(CORPUS, e.name)) }))
-      .filter((c) => c.meta.kubeInject && c.meta.expectedError === null)
-      .sort((a, b) => a.name.localeCompare(b.name));
+    const cases = corpusCases((meta) => meta.kubeInject && meta.expectedError === null);
 
     it("finds the corpus cases", () => assert.ok(cases.length >= 90, `only ${cases.length} cases`));
 
