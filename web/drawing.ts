@@ -13,7 +13,8 @@
 export interface Part {
   id: string;
   label: string;
-  yaml: string;
+  /** Written when the part is selected. */
+  yaml: () => string;
 }
 
 export interface Text {

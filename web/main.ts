@@ -123,7 +123,7 @@ function showPod(w: WorkloadPictures | undefined): void {
   const select = (part: Part) => {
     selection.pod = part.id;
     title.textContent = part.label;
-    showYaml(detail, part.yaml);
+    showYaml(detail, part.yaml());
   };
   pane.replaceChildren(renderDrawing(podLayout(w.pod, paneWidth(pane)), select, selection.pod));
 }
@@ -147,7 +147,12 @@ function showTraffic(w: WorkloadPictures | undefined): void {
   rules.replaceChildren(...spans);
   const select = (part: Part) => {
     selection.traffic = part.id;
-    const quoted = new Set(part.yaml.split("\n").filter((l) => l !== "" && !l.startsWith("#")));
+    const quoted = new Set(
+      part
+        .yaml()
+        .split("\n")
+        .filter((l) => l !== "" && !l.startsWith("#")),
+    );
     let first: HTMLElement | undefined;
     spans.forEach((span, i) => {
       const hit = quoted.has(lines[i] ?? "");
@@ -160,11 +165,27 @@ function showTraffic(w: WorkloadPictures | undefined): void {
   pane.replaceChildren(renderDrawing(trafficLayout(w.traffic, paneWidth(pane), w.rules), select, selection.traffic));
 }
 
-/** Draws the selected workload's pictures (again: after an edit, a resize, another workload). */
+/** The tab shown. */
+let shown: (typeof TABS)[number] = "pod";
+
+/**
+ * What the shown tab needs beyond its text, done for that tab only: the other tabs' are done when
+ * they are selected (renderers keyed by tab; each takes the latest result).
+ */
+const finishers = new Map<(typeof TABS)[number], () => void>();
+
+/** Finishes the shown tab: draws its picture, highlights its YAML. */
+function finishShown(): void {
+  finishers.get(shown)?.();
+  finishers.delete(shown);
+}
+
+/** The selected workload's pictures, drawn again (after a resize, another workload). */
 function showPictures(): void {
   const w = pictures[Number(workloadSelect.value) || 0] ?? pictures[0];
-  showPod(w);
-  showTraffic(w);
+  finishers.set("pod", () => showPod(w));
+  finishers.set("traffic", () => showTraffic(w));
+  finishShown();
 }
 
 function update(): void {
@@ -172,10 +193,16 @@ function update(): void {
   const started = performance.now();
   const result = runPlayground(readState());
   const pre = (tab: (typeof TABS)[number]) => byId(`out-${tab}`).firstElementChild as HTMLPreElement;
-  showYaml(pre("injected"), result.injected);
+  // The text at once; highlighted when its tab is shown.
+  for (const [tab, text] of [
+    ["injected", result.injected],
+    ["proxy", result.proxy],
+  ] as const) {
+    pre(tab).textContent = text;
+    finishers.set(tab, () => showYaml(pre(tab), text));
+  }
   showDiff(pre("diff"), result.diff);
   pre("why").textContent = result.why;
-  showYaml(pre("proxy"), result.proxy);
   pre("bootstrap").textContent = result.bootstrap;
   pictures = result.pictures;
   fullTraffic = result.traffic;
@@ -183,7 +210,9 @@ function update(): void {
   workloadSelect.replaceChildren(...pictures.map((w, i) => new Option(w.header, String(i))));
   workloadSelect.value = Number(chosen) < pictures.length ? chosen : "0";
   byId("workload-row").hidden = pictures.length < 2;
+  const drawing = performance.now();
   showPictures();
+  document.body.dataset.picturesMs = (performance.now() - drawing).toFixed(1);
   errorsList.replaceChildren(
     ...result.errors.map((e) => {
       const li = document.createElement("li");
@@ -231,8 +260,10 @@ function selectTab(name: (typeof TABS)[number], focus = false): void {
     byId(`out-${t}`).hidden = !selected;
     if (selected && focus) tab.focus();
   }
-  // A hidden pane has no width: the pictures are drawn for the one now shown.
+  // A hidden pane has no width: its picture is drawn now that it is shown.
+  shown = name;
   if (name === "pod" || name === "traffic") showPictures();
+  else finishShown();
 }
 
 for (const id of ["pod-detail", "traffic-rules"]) byId(id).tabIndex = 0;

@@ -195,7 +195,7 @@ describe("pictures: the Traffic model and layout", () => {
     }
     // A stage quotes its rules.
     const d = trafficLayout(w.traffic, 1400, w.rules);
-    const envoy = d.nodes.find((n) => n.part?.id === "outbound:out-envoy")?.part?.yaml ?? "";
+    const envoy = d.nodes.find((n) => n.part?.id === "outbound:out-envoy")?.part?.yaml() ?? "";
     assert.match(envoy, /-A ISTIO_REDIRECT -p tcp -j REDIRECT --to-ports 15001/);
   });
 

@@ -6,7 +6,7 @@
  * to the app port the agent really checks. Every box and row is a selectable part.
  */
 import { type Drawing, type Edge, fit, line, loop, type Node, ROW, sCurve, type Text } from "./drawing.js";
-import type { ContainerModel, PodModel, ProbeRow } from "./pod-model.js";
+import { AGENT_STATUS, type ContainerModel, type PodModel, type ProbeRow, type Yaml } from "./pod-model.js";
 
 const PAD = 10;
 /** Left of the boxes: room for the probes' loops. */
@@ -74,7 +74,7 @@ function containerBox(c: ContainerModel, x: number, y: number, w: number, nodes:
     id: string,
     label: string,
     text: string,
-    yaml: string,
+    yaml: Yaml,
     cls: string,
     mark: { added?: boolean; changed?: boolean },
   ) => {
@@ -169,10 +169,10 @@ export function podLayout(model: PodModel, width: number): Drawing {
     part: {
       id: "pod",
       label: `pod of ${model.header}`,
-      yaml:
+      yaml: () =>
         model.addedMetadata.length === 0
-          ? model.podYaml
-          : `# added by injection:\n${model.addedMetadata.map((m) => `#   ${m}`).join("\n")}\n${model.podYaml}`,
+          ? model.podYaml()
+          : `# added by injection:\n${model.addedMetadata.map((m) => `#   ${m}`).join("\n")}\n${model.podYaml()}`,
     },
   };
   nodes.push(podHeader);
@@ -251,7 +251,7 @@ export function podLayout(model: PodModel, width: number): Drawing {
     container === undefined || port === undefined
       ? undefined
       : container.rows.get(container.model.ports.find((r) => String(r.port) === String(port))?.id ?? "");
-  const proxy = placed.find((p) => p.model.ports.some((r) => r.uses.includes("agent status (statusPort)")));
+  const proxy = placed.find((p) => p.model.ports.some((r) => r.uses.includes(AGENT_STATUS)));
   for (const p of placed) {
     for (const probe of p.model.probes) {
       const y1 = p.rows.get(probe.id);

@@ -31,6 +31,9 @@ export interface SidecarFacts {
   };
 }
 
+/** How the agent's status port row names its use (the probes' arrows start there). */
+export const AGENT_STATUS = "agent status";
+
 /** The agent's DNS proxy port, where captured DNS goes (pilot-agent's fixed 15053). */
 export const DNS_PROXY_PORT = 15053;
 
@@ -40,7 +43,7 @@ export interface PortRow {
   /** Why the pod has it: `containerPort http`, `readiness probe`, `Envoy admin (proxyAdminPort)`... */
   uses: string[];
   added: boolean;
-  yaml: string;
+  yaml: Yaml;
 }
 
 export type ProbeKind = "liveness" | "readiness" | "startup";
@@ -55,7 +58,7 @@ export interface ProbeRow {
   /** When the probe was re-pointed at the agent: what the agent really checks. */
   rewritten?: { path: string; check: string; port: number | string | undefined };
   changed: boolean;
-  yaml: string;
+  yaml: Yaml;
 }
 
 export interface MountRow {
@@ -64,7 +67,7 @@ export interface MountRow {
   path: string;
   readOnly: boolean;
   added: boolean;
-  yaml: string;
+  yaml: Yaml;
 }
 
 export interface ContainerModel {
@@ -82,7 +85,7 @@ export interface ContainerModel {
   ports: PortRow[];
   probes: ProbeRow[];
   mounts: MountRow[];
-  yaml: string;
+  yaml: Yaml;
 }
 
 export interface VolumeModel {
@@ -91,7 +94,7 @@ export interface VolumeModel {
   /** `emptyDir (Memory)`, `configMap istio-ca-root-cert`... */
   source: string;
   added: boolean;
-  yaml: string;
+  yaml: Yaml;
 }
 
 export interface PodModel {
@@ -102,7 +105,7 @@ export interface PodModel {
   volumes: VolumeModel[];
   /** Annotations and labels injection added (their keys). */
   addedMetadata: string[];
-  podYaml: string;
+  podYaml: Yaml;
 }
 
 const PROBES: readonly ProbeKind[] = ["liveness", "readiness", "startup"];
@@ -110,7 +113,21 @@ const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isRecord) : []
 const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : String(v));
 const portOf = (v: unknown): number | string | undefined =>
   typeof v === "number" || typeof v === "string" ? v : undefined;
+/**
+ * A part's YAML, written when the part is selected: writing every part's on each edit would take
+ * most of a re-render.
+ */
+export type Yaml = () => string;
 const yamlOf = (v: unknown): string => stringify(v, { lineWidth: 0 });
+const lazy =
+  (v: unknown): Yaml =>
+  () =>
+    yamlOf(v);
+/** `yaml` with a comment line after it. */
+const withNote =
+  (yaml: Yaml, note: string): Yaml =>
+  () =>
+    `${yaml()}# ${note}\n`;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The fields of `after` that differ from `before`'s (added, changed or removed). */
@@ -176,7 +193,7 @@ function containerModel(
   const id = `${init ? "init" : "container"}:${c.name}`;
   const added = original === undefined;
   const ports = new Map<string, PortRow>();
-  const addPort = (port: number | string | undefined, use: string, yaml: unknown, isNew: boolean) => {
+  const addPort = (port: number | string | undefined, use: string, yaml: Yaml, isNew: boolean) => {
     if (port === undefined || port === "") return;
     const key = String(port);
     const row = ports.get(key);
@@ -189,7 +206,7 @@ function containerModel(
       port,
       uses: [use],
       added: added || isNew,
-      yaml: typeof yaml === "string" ? yaml : yamlOf(yaml),
+      yaml,
     });
   };
   const originalPorts = list(original?.ports);
@@ -198,7 +215,7 @@ function containerModel(
     addPort(
       portOf(p.containerPort),
       name === "" ? "containerPort" : `containerPort ${name}`,
-      p,
+      lazy(p),
       !originalPorts.some((o) => same(o, p)),
     );
   }
@@ -218,17 +235,19 @@ function containerModel(
       text: h.text,
       port: h.port,
       changed: original !== undefined && !same(original[`${kind}Probe`], probe),
-      yaml: yamlOf({ [`${kind}Probe`]: probe }),
+      yaml: lazy({ [`${kind}Probe`]: probe }),
     };
     if (real !== undefined) {
       const r = handler(real);
       const port = byName(r.port);
       row.rewritten = { path, check: r.text, port };
-      row.yaml += `# re-pointed at the agent (ISTIO_KUBE_APP_PROBERS on ${PROXY_CONTAINER}); the agent checks:\n${yamlOf({ [path]: real })}`;
+      const rewritten = row.yaml;
+      row.yaml = () =>
+        `${rewritten()}# re-pointed at the agent (ISTIO_KUBE_APP_PROBERS on ${PROXY_CONTAINER}); the agent checks:\n${yamlOf({ [path]: real })}`;
       addPort(
         port,
         `${kind} probe (via :${proxy.statusPort})`,
-        `# checked by the agent for the ${kind} probe\n${yamlOf(real)}`,
+        () => `# checked by the agent for the ${kind} probe\n${yamlOf(real)}`,
         false,
       );
     } else {
@@ -244,7 +263,7 @@ function containerModel(
     path: str(m.mountPath),
     readOnly: m.readOnly === true,
     added: added || !originalMounts.some((o) => same(o, m)),
-    yaml: yamlOf(m),
+    yaml: lazy(m),
   }));
 
   return {
@@ -259,7 +278,7 @@ function containerModel(
     ports: [...ports.values()],
     probes,
     mounts,
-    yaml:
+    yaml: () =>
       original === undefined || same(original, c)
         ? yamlOf(c)
         : `# changed by injection: ${changedFields(original, c).join(", ")}\n${yamlOf(c)}`,
@@ -273,16 +292,22 @@ function sidecarPorts(model: ContainerModel, facts: SidecarFacts, annotations: R
     const row = model.ports.find((p) => String(p.port) === String(port));
     if (row !== undefined) {
       if (!row.uses.includes(use)) row.uses.push(use);
-      row.yaml += `# ${note}\n`;
+      row.yaml = withNote(row.yaml, note);
       return;
     }
-    model.ports.push({ id: `${model.id}/port:${port}`, port, uses: [use], added: model.added, yaml: `# ${note}\n` });
+    model.ports.push({
+      id: `${model.id}/port:${port}`,
+      port,
+      uses: [use],
+      added: model.added,
+      yaml: () => `# ${note}\n`,
+    });
   };
   if (facts.statusPort !== undefined) {
     add(
       facts.statusPort,
-      "agent status (statusPort)",
-      `${facts.statusPort}: pilot-agent's status server: health, app probes, merged metrics`,
+      AGENT_STATUS,
+      `${facts.statusPort}: pilot-agent's status server (the proxy config's statusPort): health, app probes, merged metrics`,
     );
     if (str(annotations["prometheus.io/port"]) === String(facts.statusPort)) {
       add(facts.statusPort, "prometheus.io/port", "the pod's prometheus.io/port annotation points here");
@@ -291,8 +316,8 @@ function sidecarPorts(model: ContainerModel, facts: SidecarFacts, annotations: R
   if (facts.adminPort !== undefined) {
     add(
       facts.adminPort,
-      "Envoy admin (proxyAdminPort)",
-      `${facts.adminPort}: Envoy's admin interface, on localhost only`,
+      "Envoy admin",
+      `${facts.adminPort}: Envoy's admin interface (the proxy config's proxyAdminPort), on localhost only`,
     );
   }
   const capture = facts.capture;
@@ -351,7 +376,7 @@ export function podModel(
     name: str(v.name),
     source: volumeSource(v),
     added: original !== undefined && !originalVolumes.some((o) => o.name === v.name),
-    yaml: yamlOf(v),
+    yaml: lazy(v),
   }));
 
   const keys = (meta: Json, field: string) => (isRecord(meta[field]) ? Object.keys(meta[field] as Json) : []);
@@ -369,6 +394,6 @@ export function podModel(
     ...models,
     volumes,
     addedMetadata,
-    podYaml: yamlOf({ metadata: injected.metadata }),
+    podYaml: lazy({ metadata: injected.metadata }),
   };
 }

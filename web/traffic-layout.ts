@@ -266,7 +266,6 @@ export function trafficLayout(model: TrafficModel, width: number, rules: string)
         ...heads.map((l, j) => ({ x: x + 7, y: y + 16 + j * 15, text: l, cls: "name" })),
         ...lines.map((l, j) => ({ x: x + 7, y: y + 16 + (heads.length + j) * 15, text: l, cls: "muted" })),
       ];
-      const quoted = rulesOf(ruleLines, s.keywords);
       const node: Node = {
         x,
         y,
@@ -277,7 +276,10 @@ export function trafficLayout(model: TrafficModel, width: number, rules: string)
         part: {
           id: `${lane.id}:${s.id}`,
           label: `${lane.title}: ${s.title}, ${s.lines.join(", ")}`,
-          yaml: `# ${s.title}: ${s.lines.join(" ")}\n${quoted === "" ? "# (no rule of its own)" : quoted}\n`,
+          yaml: () => {
+            const quoted = rulesOf(ruleLines, s.keywords);
+            return `# ${s.title}: ${s.lines.join(" ")}\n${quoted === "" ? "# (no rule of its own)" : quoted}\n`;
+          },
         },
       };
       nodes.push(node);
@@ -320,7 +322,7 @@ export function trafficLayout(model: TrafficModel, width: number, rules: string)
         part: {
           id,
           label: `${lane.title}, ${bypass.lines.join(" ")}`,
-          yaml: `# ${bypass.lines.join("\n#   ")}\n${rulesOf(ruleLines, [" return"])}\n`,
+          yaml: () => `# ${bypass.lines.join("\n#   ")}\n${rulesOf(ruleLines, [" return"])}\n`,
         },
       });
       const fy = from.y + from.h / 2;
