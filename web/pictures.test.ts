@@ -216,6 +216,17 @@ describe("pictures: the Traffic model and layout", () => {
     assert.match(t, /interfaces eth1/);
   });
 
+  it("TPROXY: inbound marked in the mangle table, the app reached from the client's address", () => {
+    const w = run(annotated("    sidecar.istio.io/interceptionMode: TPROXY")).pictures[0];
+    assert.ok(w);
+    assert.equal(w.traffic.mode, "TPROXY");
+    const t = texts(trafficLayout(w.traffic, 1000, w.rules), " ");
+    assert.match(t, /Inbound \(TPROXY\)/);
+    assert.match(t, /PREROUTING \(iptables mangle\)/);
+    assert.match(t, /from the client's address/);
+    assert.match(t, /OUTPUT \(iptables nat\)/);
+  });
+
   it("DNS capture on (ISTIO_META_DNS_CAPTURE): 53 → the agent's 15053, and the sidecar has :15053", () => {
     const w = run(
       annotated('    proxy.istio.io/config: |\n      proxyMetadata:\n        ISTIO_META_DNS_CAPTURE: "true"'),

@@ -49,6 +49,10 @@ const ports = (ps: string[]) => ps.map((p) => `:${p}`).join(", ");
 
 function lanes(m: TrafficModel): Lane[] {
   const table = m.backend === "nftables" ? "nftables" : "iptables nat";
+  // TPROXY marks inbound packets in the mangle table and Envoy connects to the app from the
+  // client's own address; REDIRECT rewrites them in nat and Envoy connects from 127.0.0.6.
+  const tproxy = m.mode === "TPROXY";
+  const inboundTable = m.backend === "nftables" ? "nftables" : tproxy ? "iptables mangle" : "iptables nat";
   const ifaces = m.interfaces.excluded.length > 0 ? [`interfaces ${m.interfaces.excluded.join(", ")}`] : [];
   const app = m.appPorts.length > 0 ? `app ${ports(m.appPorts)}` : "app (the port the client asked for)";
 
@@ -59,7 +63,7 @@ function lanes(m: TrafficModel): Lane[] {
       { id: "in-client", title: "client", lines: ["connects to the pod"], cls: "endpoint", keywords: [] },
       {
         id: "in-prerouting",
-        title: `PREROUTING (${table})`,
+        title: `PREROUTING (${inboundTable})`,
         lines:
           m.inbound.captured === "all"
             ? ["every TCP port", "→ ISTIO_INBOUND"]
@@ -76,7 +80,13 @@ function lanes(m: TrafficModel): Lane[] {
         cls: `envoy${m.inbound.captured === "none" ? " off" : ""}`,
         keywords: [`:${m.inbound.capturePort}`, `ports ${m.inbound.capturePort}`, `port ${m.inbound.capturePort}`],
       },
-      { id: "in-app", title: app, lines: ["from 127.0.0.6"], cls: "endpoint", keywords: ["127.0.0.6"] },
+      {
+        id: "in-app",
+        title: app,
+        lines: [tproxy ? "from the client's address" : "from 127.0.0.6"],
+        cls: "endpoint",
+        keywords: [tproxy ? "istio-tproxy" : "127.0.0.6"],
+      },
     ],
     bypass: {
       from: 1,
