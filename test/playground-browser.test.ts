@@ -17,6 +17,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { parseAllDocuments } from "yaml";
 import { type PlaygroundServer, startPlaygroundServer } from "../src/cli/playground.js";
 import { buildWeb } from "../web/build.js";
+import { NATIVE_POD } from "../web/test-workloads.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.js";
 
 /** Waits until the inputs' changes have been run (the page debounces them). */
@@ -67,29 +68,6 @@ function assertNamed(texts: string[], names: string[], where: string): void {
     );
   }
 }
-
-/** A pod with native sidecars on, ports excluded both ways and a volume of its own. */
-const NATIVE_POD = `apiVersion: v1
-kind: Pod
-metadata:
-  name: native
-  annotations:
-    traffic.sidecar.istio.io/excludeInboundPorts: "9000"
-    traffic.sidecar.istio.io/excludeOutboundPorts: "5432"
-spec:
-  volumes:
-  - name: cache
-    emptyDir: {}
-  containers:
-  - name: app
-    image: example/app:1
-    ports:
-    - containerPort: 8080
-    - containerPort: 9000
-    volumeMounts:
-    - name: cache
-      mountPath: /cache
-`;
 
 describe("playground in chromium", { timeout: 120_000 }, () => {
   let dir: string;

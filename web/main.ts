@@ -8,6 +8,7 @@ import { type Diagnostic, setDiagnostics } from "@codemirror/lint";
 import { classHighlighter } from "@lezer/highlight";
 import { basicSetup, EditorView } from "codemirror";
 import { installDefaultAssets } from "../src/inject/defaults.js";
+import { arrowTarget } from "./arrow-keys.js";
 import DEFAULT_ASSETS from "./default-assets.js";
 import type { Part } from "./drawing.js";
 import { EXAMPLES } from "./examples.js";
@@ -274,19 +275,12 @@ TABS.forEach((t, i) => {
   if (t !== "pod" && t !== "traffic") byId(`out-${t}`).tabIndex = 0;
   tab.addEventListener("click", () => selectTab(t));
   tab.addEventListener("keydown", (e) => {
-    const to =
-      e.key === "ArrowRight"
-        ? i + 1
-        : e.key === "ArrowLeft"
-          ? i - 1
-          : e.key === "Home"
-            ? 0
-            : e.key === "End"
-              ? TABS.length - 1
-              : undefined;
+    // A horizontal tablist: Up and Down are left to the page.
+    if (e.key === "ArrowUp" || e.key === "ArrowDown") return;
+    const to = arrowTarget(e.key, i, TABS.length, true);
     if (to === undefined) return;
     e.preventDefault();
-    selectTab(TABS[(to + TABS.length) % TABS.length] ?? t, true);
+    selectTab(TABS[to] ?? t, true);
   });
 });
 

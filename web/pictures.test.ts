@@ -7,6 +7,7 @@ import { EXAMPLES } from "./examples.js";
 import { INITIAL_STATE, type PlaygroundState, runPlayground } from "./playground.js";
 import { podLayout } from "./pod-layout.js";
 import { podModel } from "./pod-model.js";
+import { NATIVE_POD } from "./test-workloads.js";
 import { trafficLayout } from "./traffic-layout.js";
 
 const example = (id: string) => EXAMPLES.find((e) => e.id === id)?.yaml ?? assert.fail(`no ${id} example`);
@@ -124,28 +125,7 @@ describe("pictures: the Pod model and layout", () => {
   });
 
   it("native sidecars and excluded ports: istio-proxy is init container 2, marked; every name drawn", () => {
-    const pod = `apiVersion: v1
-kind: Pod
-metadata:
-  name: app
-  annotations:
-    traffic.sidecar.istio.io/excludeInboundPorts: "9000"
-    traffic.sidecar.istio.io/excludeOutboundPorts: "5432"
-spec:
-  volumes:
-  - name: cache
-    emptyDir: {}
-  containers:
-  - name: app
-    image: example/app
-    ports:
-    - containerPort: 8080
-    - containerPort: 9000
-    volumeMounts:
-    - name: cache
-      mountPath: /cache
-`;
-    const r = run(pod, { nativeSidecars: true });
+    const r = run(NATIVE_POD, { nativeSidecars: true });
     const w = r.pictures[0] ?? assert.fail("no picture");
     assert.deepEqual(
       w.pod.inits.map((c) => [c.name, c.order, c.nativeSidecar]),

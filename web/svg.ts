@@ -3,6 +3,7 @@
  * picture at the selected part, the arrow keys (and Home/End) move between parts, and focusing or
  * clicking a part selects it, which highlights it with its edges and calls `onSelect`.
  */
+import { arrowTarget } from "./arrow-keys.js";
 import type { Drawing, Part } from "./drawing.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -102,19 +103,10 @@ export function renderDrawing(
   });
   svg.addEventListener("keydown", (e) => {
     const at = parts.findIndex((p) => p.classList.contains("selected"));
-    const next =
-      e.key === "ArrowDown" || e.key === "ArrowRight"
-        ? at + 1
-        : e.key === "ArrowUp" || e.key === "ArrowLeft"
-          ? at - 1
-          : e.key === "Home"
-            ? 0
-            : e.key === "End"
-              ? parts.length - 1
-              : undefined;
+    const next = arrowTarget(e.key, at, parts.length, false);
     if (next === undefined) return;
     e.preventDefault();
-    const g = parts[Math.min(Math.max(next, 0), parts.length - 1)];
+    const g = parts[next];
     if (g !== undefined) select(g, true);
   });
   return svg;
