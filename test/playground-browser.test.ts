@@ -235,6 +235,20 @@ describe("playground in chromium", { timeout: 120_000 }, () => {
     await settled(page);
   });
 
+  it("several workloads: a menu picks the one drawn", async () => {
+    assert.equal(await page.isVisible("#workload-row"), false, "one workload: no menu");
+    await page.click("#tab-pod");
+    await pasteWorkload(page, `${NATIVE_POD}---\n${NATIVE_POD.replace("name: native", "name: second")}`);
+    assert.equal(await page.isVisible("#workload-row"), true);
+    const header = () => page.locator("#pod-picture svg text").first().textContent();
+    assert.match((await header()) ?? "", /Pod default\/native/);
+    await page.selectOption("#workload", { label: "Pod default/second" });
+    assert.match((await header()) ?? "", /Pod default\/second/);
+    await page.selectOption("#example", "curl");
+    await settled(page);
+    assert.equal(await page.isVisible("#workload-row"), false);
+  });
+
   it("400 px wide: no horizontal page overflow on any tab, the pictures fit their panes", async () => {
     await page.setViewportSize({ width: 400, height: 900 });
     const overflow = () =>
