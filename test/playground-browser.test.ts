@@ -32,6 +32,20 @@ const DOCS = join(import.meta.dirname, "../docs");
 /** The texts of a picture (`pod` or `traffic`), one per SVG text element. */
 const pictureTexts = (page: Page, picture: string) => page.locator(`#${picture}-picture svg text`).allTextContents();
 
+/**
+ * The texts of a picture that run past the right edge of their box, as the browser's fonts draw
+ * them (the layout counts characters: this checks its guess of their width).
+ */
+const overflowingTexts = (page: Page, picture: string) =>
+  page.evaluate(`[...document.querySelectorAll("#${picture}-picture svg g")].flatMap((g) => {
+    const rect = g.querySelector(":scope > rect");
+    if (rect === null) return [];
+    const right = rect.x.baseVal.value + rect.width.baseVal.value;
+    return [...g.querySelectorAll(":scope > text")]
+      .filter((t) => t.textContent !== "" && t.getBBox().x + t.getBBox().width > right + 1)
+      .map((t) => t.textContent);
+  })`) as Promise<string[]>;
+
 /** Replaces the workload in the editor, as pasted (one input event), and waits for the result. */
 async function pasteWorkload(page: Page, text: string): Promise<void> {
   await page.click("#editor .cm-content");
@@ -133,6 +147,7 @@ describe("playground in chromium", { timeout: 120_000 }, () => {
       .evaluateAll((gs) => gs.map((g) => g.getAttribute("data-part")));
     assert.ok(added.includes("init:istio-init") && added.includes("container:istio-proxy"), added.join(" "));
     assert.ok(!added.includes("container:curl"));
+    assert.deepEqual(await overflowingTexts(page, "pod"), []);
     await page.screenshot({ path: join(DOCS, "playground-pod.png") });
   });
 
@@ -185,6 +200,7 @@ describe("playground in chromium", { timeout: 120_000 }, () => {
     }
     assert.match((await page.locator("#traffic-rules").textContent()) ?? "", /-A ISTIO_OUTPUT -j ISTIO_REDIRECT/);
     // A stage selected: its rules are marked in the text.
+    assert.deepEqual(await overflowingTexts(page, "traffic"), []);
     await page.click('#traffic-picture g.part[data-part="outbound:out-envoy"]');
     const hits = await page.locator("#traffic-rules .hit").allTextContents();
     assert.ok(
@@ -263,6 +279,7 @@ describe("playground in chromium", { timeout: 120_000 }, () => {
         `(() => { const p = document.querySelector("#${tab}-picture"); return p.scrollWidth <= p.clientWidth; })()`,
       );
       assert.equal(fits, true, `${tab}: the picture is laid out for the pane`);
+      assert.deepEqual(await overflowingTexts(page, tab), [], `${tab}: every text inside its box`);
       await page.locator("#outputs").screenshot({ path: join(DOCS, `playground-${tab}-400.png`) });
     }
     assertNamed(await pictureTexts(page, "pod"), ["curl", "istio-proxy", "istio-init", ":15090"], "400 px");

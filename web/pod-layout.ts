@@ -101,7 +101,7 @@ function containerBox(c: ContainerModel, x: number, y: number, w: number, nodes:
     row(
       m.id,
       `${c.name} mounts volume ${m.volume} at ${m.path}`,
-      `${m.path} ← ${m.volume}${m.readOnly ? " (ro)" : ""}`,
+      `${m.volume} at ${m.path}${m.readOnly ? " (read-only)" : ""}`,
       m.yaml,
       "mount",
       m,
