@@ -148,7 +148,30 @@ describe("playground in chromium", { timeout: 120_000 }, () => {
     assert.ok(added.includes("init:istio-init") && added.includes("container:istio-proxy"), added.join(" "));
     assert.ok(!added.includes("container:curl"));
     assert.deepEqual(await overflowingTexts(page, "pod"), []);
+  });
+
+  it("probes re-pointed at :15020: arrows to the agent and on to the app port it checks", async () => {
+    await page.selectOption("#example", "probes");
+    await settled(page);
+    const texts = await pictureTexts(page, "pod");
+    for (const row of [
+      "liveness: :15020 → agent → httpGet :8080 /healthz",
+      "readiness: :15020 → agent → tcpSocket :8080",
+      "startup: :15020 → agent → grpc :9090",
+    ]) {
+      assert.ok(texts.includes(row), row);
+    }
+    assert.equal(await page.locator("#pod-picture path.edge.probe.real").count(), 3, "one arrow per probe to the app");
+    await page.click('#pod-picture g.part[data-part="container:web/probe:liveness"]');
+    const detail = (await page.locator("#pod-detail").textContent()) ?? "";
+    assert.match(detail, /path: \/app-health\/web\/livez/);
+    assert.match(detail, /# re-pointed at the agent \(ISTIO_KUBE_APP_PROBERS on istio-proxy\); the agent checks:/);
+    assert.match(detail, /path: \/healthz/);
+    // Its arrows are highlighted with it.
+    assert.equal(await page.locator("#pod-picture path.edge.selected").count(), 2);
     await page.screenshot({ path: join(DOCS, "playground-pod.png") });
+    await page.selectOption("#example", "curl");
+    await settled(page);
   });
 
   it("the injected YAML is highlighted (when its tab is shown)", async () => {
