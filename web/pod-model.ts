@@ -10,6 +10,7 @@
  * original pod.
  */
 import { stringify } from "yaml";
+import { DNS_PROXY_PORT } from "../src/agent/capture/config.js";
 import { isRecord } from "../src/go/json.js";
 import type { Container, Json } from "../src/inject/pod.js";
 import { PROXY_CONTAINER } from "../src/inject/pod.js";
@@ -33,9 +34,6 @@ export interface SidecarFacts {
 
 /** How the agent's status port row names its use (the probes' arrows start there). */
 export const AGENT_STATUS = "agent status";
-
-/** The agent's DNS proxy port, where captured DNS goes (pilot-agent's fixed 15053). */
-export const DNS_PROXY_PORT = 15053;
 
 export interface PortRow {
   id: string;
@@ -335,7 +333,7 @@ function sidecarPorts(model: ContainerModel, facts: SidecarFacts, annotations: R
     );
     if (capture.dns)
       add(
-        DNS_PROXY_PORT,
+        Number(DNS_PROXY_PORT),
         "agent DNS proxy (DNS capture)",
         `${DNS_PROXY_PORT}: the agent's DNS proxy; captured DNS (port 53) goes here`,
       );
