@@ -111,6 +111,9 @@ const selection: { pod?: string; traffic?: string } = {};
 /** The width a picture has to fill: its pane's, less the scroll bar's room. */
 const paneWidth = (pane: HTMLElement) => Math.max(300, Math.floor(pane.clientWidth || byId("outputs").clientWidth) - 4);
 
+/** The YAML the Pod tab's detail shows. */
+let detailText = "";
+
 function showPod(w: WorkloadPictures | undefined): void {
   const pane = byId("pod-picture");
   const title = byId("pod-detail-title");
@@ -119,12 +122,16 @@ function showPod(w: WorkloadPictures | undefined): void {
     pane.replaceChildren();
     title.textContent = "";
     detail.textContent = "";
+    detailText = "";
     return;
   }
   const select = (part: Part) => {
     selection.pod = part.id;
     title.textContent = part.label;
-    showYaml(detail, part.yaml());
+    // Highlighted again only when an edit changed it.
+    const text = part.yaml();
+    if (text !== detailText) showYaml(detail, text);
+    detailText = text;
   };
   pane.replaceChildren(renderDrawing(podLayout(w.pod, paneWidth(pane)), select, selection.pod));
 }
