@@ -46,7 +46,6 @@ export interface Edge {
   cls: string;
   /** Parts whose selection highlights this edge. */
   parts: string[];
-  label?: Text;
 }
 
 export interface Drawing {

@@ -264,12 +264,7 @@ export function podLayout(model: PodModel, width: number): Drawing {
           edges.push({ d: loop(x, y1, proxy.node.x, status, out()), cls: "probe changed", parts: [probe.id] });
         }
         if (status !== undefined && app !== undefined) {
-          edges.push({
-            d: loop(proxy.node.x, status, x, app, out()),
-            cls: "probe real",
-            parts: [probe.id],
-            label: undefined,
-          });
+          edges.push({ d: loop(proxy.node.x, status, x, app, out()), cls: "probe real", parts: [probe.id] });
         }
       } else {
         const own = portRow(p, probe.port);
