@@ -67,9 +67,6 @@ export function fit(text: string, width: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** The width `text` takes. */
-export const textWidth = (text: string): number => text.length * CHAR_WIDTH;
-
 const r = (n: number) => Math.round(n * 10) / 10;
 
 /** A horizontal S-curve from (x1, y1) to (x2, y2). */
