@@ -104,6 +104,21 @@ describe("pictures: the Pod model and layout", () => {
     assert.deepEqual(alone.addedMetadata, []);
   });
 
+  it("an istio-proxy override: the container is changed, the ports injection gave it are marked added", () => {
+    const pod = run(example("override")).pictures[0]?.pod ?? assert.fail("no pod");
+    const proxy = pod.containers.find((c) => c.name === "istio-proxy") ?? assert.fail("no istio-proxy");
+    assert.equal(proxy.added, false);
+    assert.ok(proxy.changed.includes("image"), proxy.changed.join(" "));
+    assert.deepEqual(
+      proxy.ports.filter((p) => !p.added).map((p) => p.port),
+      [],
+    );
+    assert.deepEqual(
+      proxy.ports.map((p) => p.port),
+      [15000, 15001, 15006, 15020, 15021, 15090],
+    );
+  });
+
   it("probes: re-pointed at :15020, followed to the app port the agent checks", () => {
     const r = run(example("probes"));
     const pod = r.pictures[0]?.pod ?? assert.fail("no pod");

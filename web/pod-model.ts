@@ -249,7 +249,8 @@ function containerModel(
         false,
       );
     } else {
-      addPort(byName(h.port), `${kind} probe`, row.yaml, false);
+      // A probe injection added (istio-proxy's own in an override) brings its port.
+      addPort(byName(h.port), `${kind} probe`, row.yaml, row.changed);
     }
     probes.push(row);
   }
@@ -285,8 +286,10 @@ function containerModel(
 
 /** The sidecar's ports that the pod uses without declaring them, from the proxy config and the capture. */
 function sidecarPorts(model: ContainerModel, facts: SidecarFacts, annotations: Record<string, unknown>): void {
-  const add = (port: number | string | undefined, use: string, note: string) => {
-    if (port === undefined || port === "" || port === 0) return;
+  const add = (given: number | string | undefined, use: string, note: string) => {
+    if (given === undefined || given === "" || given === 0) return;
+    // The capture's ports are flag text: as numbers, to merge with and sort among the others.
+    const port = /^[1-9][0-9]*$/.test(String(given)) ? Number(given) : given;
     const row = model.ports.find((p) => String(p.port) === String(port));
     if (row !== undefined) {
       if (!row.uses.includes(use)) row.uses.push(use);
@@ -297,7 +300,8 @@ function sidecarPorts(model: ContainerModel, facts: SidecarFacts, annotations: R
       id: `${model.id}/port:${port}`,
       port,
       uses: [use],
-      added: model.added,
+      // Used only once the pod is injected: new when injection added or changed the container.
+      added: model.added || model.changed.length > 0,
       yaml: () => `# ${note}\n`,
     });
   };
