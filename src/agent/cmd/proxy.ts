@@ -17,6 +17,7 @@ import { EnvoyProcess } from "../envoy/supervisor.js";
 import { type AgentCommandLine, type AgentOptions, readAgentOptions } from "../options/agent-options.js";
 import { type AgentLog, Logger } from "../process/log.js";
 import { agentMetrics } from "../process/metrics.js";
+import { bootstrapConfig } from "../process/plan.js";
 import { startAgentDnsProxy, startAgentSdsServer, startAgentXdsProxy } from "../process/servers.js";
 import { startAgentStatusServer } from "../process/status-port.js";
 
@@ -133,17 +134,7 @@ export async function proxyCommand(io: ProxyCommandIO): Promise<number> {
       }
       if (options.envoy) {
         const e = options.envoy;
-        await writeBootstrap(
-          {
-            node: options.node,
-            compliancePolicy: plan.compliancePolicy,
-            logAsJSON: plan.logAsJSON,
-            features: plan.features,
-          },
-          e.template.text,
-          e.template.name,
-          e.configDir,
-        );
+        await writeBootstrap(bootstrapConfig(plan, options.node), e.template.text, e.template.name, e.configDir);
         const proc = new EnvoyProcess({ ...e, log: log.withScope("envoy"), stdio: io.stdio });
         await proc.start();
         envoy = proc;
