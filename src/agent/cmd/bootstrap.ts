@@ -5,7 +5,7 @@
 import { renderBootstrap } from "../bootstrap/render.js";
 import { templateParams } from "../bootstrap/template-params.js";
 import { type AgentCommandLine, bootstrapTemplate, planFromCommandLine } from "../options/agent-options.js";
-import { bootstrapConfig } from "../process/plan.js";
+import { bootstrapConfig } from "../plan.js";
 
 export async function renderAgentBootstrap(cl: AgentCommandLine): Promise<string> {
   const { plan, node } = await planFromCommandLine(cl);

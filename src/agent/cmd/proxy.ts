@@ -15,9 +15,9 @@ import { DNS_NOT_READY, type DnsProxy } from "../dns/server.js";
 import { writeBootstrap, writeFileAtomic } from "../envoy/bootstrap-file.js";
 import { EnvoyProcess } from "../envoy/supervisor.js";
 import { type AgentCommandLine, type AgentOptions, readAgentOptions } from "../options/agent-options.js";
+import { bootstrapConfig } from "../plan.js";
 import { type AgentLog, Logger } from "../process/log.js";
 import { agentMetrics } from "../process/metrics.js";
-import { bootstrapConfig } from "../process/plan.js";
 import { startAgentDnsProxy, startAgentSdsServer, startAgentXdsProxy } from "../process/servers.js";
 import { startAgentStatusServer } from "../process/status-port.js";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { ProxyConfig } from "../../mesh/index.js";
 import { renderBootstrap } from "../bootstrap/render.js";
 import { type BootstrapConfig, templateParams } from "../bootstrap/template-params.js";
-import { LIGHTSTEP_TOKEN_FILE } from "../process/plan.js";
+import { LIGHTSTEP_TOKEN_FILE } from "../plan.js";
 
 export { LIGHTSTEP_TOKEN_FILE };
 

@@ -6,18 +6,18 @@
  * (pilot/cmd/pilot-agent/options, pkg/istio-agent). Bad input is a one-line AgentConfigError.
  */
 
-import { joinPath } from "../../go/path.js";
-import { parseProtoDuration } from "../../mesh/duration.js";
-import type { ProxyConfig } from "../../mesh/index.js";
-import { type AgentArgs, parseGoInt, toInt32 } from "../bootstrap/agent-args.js";
-import { constructProxyConfig } from "../bootstrap/construct.js";
-import { DownwardAPIError, parseDownwardAPI } from "../bootstrap/downward-api.js";
-import { BootstrapError } from "../bootstrap/errors.js";
-import { dnsDomain } from "../bootstrap/identity.js";
-import type { MetadataOptions, Node } from "../bootstrap/node-metadata.js";
-import { type BootstrapConfig, type BootstrapFeatures, DEFAULT_FEATURES } from "../bootstrap/template-params.js";
-import type { EnvoyConfig } from "../envoy/args.js";
-import { envReader } from "../options/env.js";
+import { joinPath } from "../go/path.js";
+import { parseProtoDuration } from "../mesh/duration.js";
+import type { ProxyConfig } from "../mesh/index.js";
+import { type AgentArgs, parseGoInt, toInt32 } from "./bootstrap/agent-args.js";
+import { constructProxyConfig } from "./bootstrap/construct.js";
+import { DownwardAPIError, parseDownwardAPI } from "./bootstrap/downward-api.js";
+import { BootstrapError } from "./bootstrap/errors.js";
+import { dnsDomain } from "./bootstrap/identity.js";
+import type { MetadataOptions, Node } from "./bootstrap/node-metadata.js";
+import { type BootstrapConfig, type BootstrapFeatures, DEFAULT_FEATURES } from "./bootstrap/template-params.js";
+import type { EnvoyConfig } from "./envoy/args.js";
+import { envReader } from "./options/env.js";
 
 /** Input the agent cannot start with; the message names the variable, flag or file. */
 export class AgentConfigError extends Error {
