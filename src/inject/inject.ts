@@ -12,7 +12,7 @@ import { type GoValue, type HostLookup, hostWithLookup, type Template, TemplateE
 import { validateAnnotations } from "./annotations.js";
 import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
-import { injectedImage } from "./images.js";
+import { type ImageExtensions, proxyImage, proxyInitImage } from "./images.js";
 import { applyOverlayObject, readOverlay, templatePodOf } from "./overlay.js";
 import { moveProxy, reapplyUserContainers, reinsertOverrides, stripPreviousInjection } from "./overrides.js";
 import { clone, findContainer, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
@@ -38,7 +38,12 @@ export interface InjectorSettings {
    * absent: the templates' own host (the library's knows no names).
    */
   lookupHost?: HostLookup;
+  /** What meshinject does beyond Istio, when asked (all off by default; docs/istio-parity.md "Extensions"). */
+  extensions?: InjectorExtensions;
 }
+
+/** The injector's extensions over Istio, each off unless set. */
+export type InjectorExtensions = ImageExtensions;
 
 /** One pod's injection request. */
 export interface PodInjection {
@@ -203,8 +208,8 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
     values: settings.values.go,
     revision: req.revision,
     nativeSidecars: req.nativeSidecar,
-    proxyImage: injectedImage(values, "proxy", imageType, strippedAnnotations),
-    proxyInitImage: injectedImage(values, "proxy_init", imageType, strippedAnnotations),
+    proxyImage: proxyImage(values, imageType, strippedAnnotations, settings.extensions),
+    proxyInitImage: proxyInitImage(values, strippedAnnotations, settings.extensions),
     proxyUID: req.proxyUID,
     proxyGID: req.proxyGID,
     inboundTrafficPolicyMode: inboundTrafficPolicyMode(req.meshConfig),
