@@ -243,14 +243,9 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
       findContainer(PROXY_CONTAINER, merged.spec.containers) !== undefined
     ) {
       merged = moveProxy(merged, "containers", "initContainers");
-    } else if (
-      findContainer(PROXY_CONTAINER, templatePod.spec.containers) !== undefined &&
-      findContainer(PROXY_CONTAINER, merged.spec.initContainers) !== undefined
-    ) {
-      // Not in Istio (which only moves the other way): re-injecting a native sidecar without the
-      // setting would otherwise leave two istio-proxy containers.
-      merged = moveProxy(merged, "initContainers", "containers");
     }
+    // Never the other way (as in Istio): a later template adding `containers: [istio-proxy]` beside a
+    // native proxy (Istio's `spire`) gets both, and so does re-injecting a native sidecar without it.
     merged = applyOverlayObject(mergedOwn ? merged : clone(merged), overlay, name, true);
     mergedOwn = true;
   }

@@ -182,10 +182,8 @@ export type ContainerList = "containers" | "initContainers";
 
 /**
  * Moves istio-proxy from one container list of the pod to the end of the other (no change when it
- * is not in `from`). When the proxy becomes a native sidecar, a user-written istio-proxy moves from
- * containers to init containers (as Istio does); the way back (not in Istio) serves re-injection
- * without the native-sidecar setting of a pod injected with it, which would otherwise get two
- * istio-proxy containers (Kubernetes rejects a name used twice).
+ * is not in `from`): when the proxy becomes a native sidecar, a user-written istio-proxy moves from
+ * containers to init containers. Istio: pkg/kube/inject/webhook.go moveContainer.
  */
 export function moveProxy(pod: Pod, from: ContainerList, to: ContainerList): Pod {
   const proxy = findContainer(PROXY_CONTAINER, pod.spec[from]);
