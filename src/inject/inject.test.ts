@@ -43,6 +43,29 @@ describe("inject", () => {
     assert.deepEqual(input, copy);
   });
 
+  // Istio pkg/kube/inject/webhook.go reapplyOverwrittenContainers: a container the previous
+  // injection's status lists is skipped, so on re-injection the template's value wins (the recorded
+  // proxy.istio.io/overrides only reach the templates' input, through reinsertOverrides).
+  test("re-injection: the template's proxy wins over the user's image, which stays recorded", () => {
+    const once = inject(
+      injector,
+      deployment({
+        spec: {
+          containers: [
+            { name: "web", image: "nginx" },
+            { name: "istio-proxy", image: "custom/proxy:1" },
+          ],
+        },
+      }),
+    );
+    const proxyOf = (d: Obj) => podSpec(d).containers.find((c: Obj) => c.name === "istio-proxy");
+    assert.equal(proxyOf(once).image, "custom/proxy:1");
+    const again = inject(injector, once);
+    assert.match(proxyOf(again).image, /\/proxyv2:/);
+    const overrides = JSON.parse(again.spec.template.metadata.annotations["proxy.istio.io/overrides"]);
+    assert.equal(overrides.containers[0].image, "custom/proxy:1");
+  });
+
   test("a user-written istio-proxy overrides the template; image auto keeps the injected image", () => {
     const out = inject(
       injector,

@@ -87,7 +87,11 @@ function overlayOf(match: Container): Container {
 }
 
 /**
- * Merges the user's versions of injected containers back over the injected pod.
+ * Merges the user's versions of injected containers back over the injected pod. A container the
+ * previous injection's status lists is skipped: on re-injection the template's fresh container wins
+ * (so env such as ISTIO_META_APP_CONTAINERS is computed anew); the recorded overrides reach the
+ * templates through {@link reinsertOverrides} only. Istio: pkg/kube/inject/webhook.go
+ * reapplyOverwrittenContainers.
  * @param finalPod the typed pod after the templates were merged in (given up: it is merged into in place)
  * @param originalPod the pod as received
  * @param templatePod what the templates alone produced
@@ -100,13 +104,7 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
   const recorded: ParsedOverrides = { containers: [], initContainers: [] };
   let pod = finalPod;
   for (const c of templatePod.spec.containers ?? []) {
-    // On re-injection the template's fresh container wins over what the last injection left, and the
-    // user's settings recorded then go back on top, so that injecting again changes nothing.
-    if (status?.containers?.includes(c.name)) {
-      const recordedOverride = findContainer(c.name, existing.containers);
-      if (recordedOverride !== undefined) pod = applyContainer(pod, overlayOf(recordedOverride), true);
-      continue;
-    }
+    if (status?.containers?.includes(c.name)) continue;
     const match = findContainer(c.name, existing.containers) ?? findContainer(c.name, originalPod.spec.containers);
     if (match === undefined) continue;
     const overlay = overlayOf(match);
@@ -114,11 +112,7 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
     pod = applyContainer(pod, overlay, true);
   }
   for (const c of templatePod.spec.initContainers ?? []) {
-    if (status?.initContainers?.includes(c.name)) {
-      const recordedOverride = findContainer(c.name, existing.initContainers);
-      if (recordedOverride !== undefined) pod = applyInitContainer(pod, overlayOf(recordedOverride), true);
-      continue;
-    }
+    if (status?.initContainers?.includes(c.name)) continue;
     const match = findContainer(c.name, existing.initContainers) ?? findPodContainer(c.name, originalPod);
     if (match === undefined) continue;
     const overlay = overlayOf(match);
@@ -133,12 +127,8 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
     pod.metadata.annotations ??= {};
     pod.metadata.annotations[OVERRIDES_ANNOTATION] = goJSON(value);
   }
-  // The user's own proxy: as recorded by an earlier injection, else as written in the pod.
-  const userProxy =
-    findContainer(PROXY_CONTAINER, existing.containers) ??
-    findContainer(PROXY_CONTAINER, existing.initContainers) ??
-    findPodContainer(PROXY_CONTAINER, originalPod);
-  adjustInitContainerUser(pod, userProxy, tproxy);
+  // The pod's own istio-proxy as received (on re-injection, the one the last injection left).
+  adjustInitContainerUser(pod, findPodContainer(PROXY_CONTAINER, originalPod), tproxy);
   return pod;
 }
 
