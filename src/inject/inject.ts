@@ -18,8 +18,7 @@ import { moveProxy, reapplyUserContainers, reinsertOverrides, stripPreviousInjec
 import { clone, findContainer, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
 import { applyMetadata, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
-import { applyPrometheusMerge } from "./prometheus-merge.js";
-import { ScrapeTargetError } from "./scrape-targets.js";
+import { applyPrometheusMerge, applySecurePrometheusAnnotation, PrometheusMergeError } from "./prometheus-merge.js";
 
 /** Injection failed for this pod; the message says why (and is what the webhook answers). */
 export class InjectionError extends Error {
@@ -161,18 +160,29 @@ function render(name: string, template: Template, data: GoValue, lookupHost: Hos
   }
 }
 
-/** A DNS policy other than ClusterFirst may keep the proxy from resolving istiod: said, not refused. */
-function checkPreconditions(pod: Pod, warn: ((message: string) => void) | undefined): void {
-  const dnsPolicy = (pod.spec as { dnsPolicy?: unknown }).dnsPolicy;
-  if (warn === undefined || typeof dnsPolicy !== "string" || dnsPolicy === "" || dnsPolicy === "ClusterFirst") return;
+/** `namespace/name` of a pod for messages, the name as Istio's potentialPodName gives it. */
+function podLabel(pod: Pod): string {
   const { namespace, name, generateName } = pod.metadata as {
     namespace?: string;
     name?: string;
     generateName?: string;
   };
   const podName = name || (generateName ? `${generateName}***** (actual name not yet known)` : "");
+  return `${namespace ?? ""}/${podName}`;
+}
+
+/** The workload for messages: `namespace/name` of the pod, else of the workload it is the template of. */
+function workloadLabel(req: PodInjection): string {
+  const { namespace, name } = req.pod.metadata as { namespace?: string; name?: string };
+  return `${namespace || req.deployMeta.namespace}/${name || req.deployMeta.name}`;
+}
+
+/** A DNS policy other than ClusterFirst may keep the proxy from resolving istiod: said, not refused. */
+function checkPreconditions(pod: Pod, warn: ((message: string) => void) | undefined): void {
+  const dnsPolicy = (pod.spec as { dnsPolicy?: unknown }).dnsPolicy;
+  if (warn === undefined || typeof dnsPolicy !== "string" || dnsPolicy === "" || dnsPolicy === "ClusterFirst") return;
   warn(
-    `${JSON.stringify(`${namespace ?? ""}/${podName}`)}'s DNSPolicy is not "ClusterFirst". ` +
+    `${JSON.stringify(podLabel(pod))}'s DNSPolicy is not "ClusterFirst". ` +
       "The Envoy sidecar may not able to connect to Istio Pilot\n",
   );
 }
@@ -255,11 +265,14 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
 
   overwriteClusterInfo(merged, proxyEnvs);
   try {
-    applyPrometheusMerge(merged, statusPort, req.meshConfig.enablePrometheusMerge);
+    applyPrometheusMerge(merged, statusPort, req.meshConfig.enablePrometheusMerge, (message) =>
+      req.warn?.(`${workloadLabel(req)}: ${message}`),
+    );
   } catch (e) {
-    if (e instanceof ScrapeTargetError) throw new InjectionError(e.message);
+    if (e instanceof PrometheusMergeError) throw new InjectionError(e.message);
     throw e;
   }
+  applySecurePrometheusAnnotation(merged);
   const rewriteDefault = valueAt(values, "sidecarInjectorWebhook.rewriteAppHTTPProbe");
   rewriteAppProbes(merged, statusPort, rewriteDefault === true);
   applyMetadata(merged, templatePod, req.revision, proxyEnvs, req.injectedAnnotations);
