@@ -103,7 +103,9 @@ describe("inject", () => {
       for (const port of ["http-metrics", "015020", "99999"]) {
         assert.throws(
           () => inject(injector, deployment({ annotations: { "prometheus.io/port": port } })),
-          (e: unknown) => e instanceof InjectionError && /invalid prometheus scrape configuration/.test(e.message),
+          (e: unknown) =>
+            e instanceof InjectionError &&
+            /failed to process pod: invalid prometheus scrape configuration/.test(e.message),
           port,
         );
       }
@@ -174,7 +176,9 @@ describe("inject", () => {
   test("an unknown template is named in the error", () => {
     assert.throws(
       () => inject(injector, deployment({ annotations: { "inject.istio.io/templates": "nope" } })),
-      (e: unknown) => e instanceof Error && /requested template "nope" not found; have sidecar/.test(e.message),
+      (e: unknown) =>
+        e instanceof Error &&
+        /failed to run injection template: requested template "nope" not found; have sidecar/.test(e.message),
     );
   });
 

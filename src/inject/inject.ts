@@ -75,6 +75,8 @@ export interface PodInjection {
 }
 
 const TEMPLATES_ANNOTATION = "inject.istio.io/templates";
+/** How Istio's injectPod (webhook.go) wraps what RunTemplate refuses. */
+const RUN_TEMPLATE_FAILED = "failed to run injection template";
 const NATIVE_ANNOTATION = "sidecar.istio.io/nativeSidecar";
 const NETWORK_LABEL = "topology.istio.io/network";
 
@@ -155,7 +157,9 @@ function render(name: string, template: Template, data: GoValue, lookupHost: Hos
   try {
     return template.execute(data, lookupHost === undefined ? template.host : hostWithLookup(template.host, lookupHost));
   } catch (e) {
-    if (e instanceof TemplateError) throw new InjectionError(`template ${JSON.stringify(name)}: ${e.message}`);
+    if (e instanceof TemplateError) {
+      throw new InjectionError(`${RUN_TEMPLATE_FAILED}: template ${JSON.stringify(name)}: ${e.message}`);
+    }
     throw e;
   }
 }
@@ -195,7 +199,7 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   try {
     validateAnnotations(annotations);
   } catch (e) {
-    throw new InjectionError((e as Error).message);
+    throw new InjectionError(`${RUN_TEMPLATE_FAILED}: ${(e as Error).message}`);
   }
   checkPreconditions(original, req.warn);
   const values = settings.values.json;
@@ -237,8 +241,10 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   for (const name of selectTemplates(req)) {
     const template = settings.templates.get(name);
     if (template === undefined) {
-      const known = [...settings.templates.keys()].join(", ") || "none";
-      throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
+      const known = [...settings.templates.keys()].join(", ");
+      throw new InjectionError(
+        `${RUN_TEMPLATE_FAILED}: requested template ${JSON.stringify(name)} not found; have ${known}`,
+      );
     }
     const overlay = readOverlay(render(name, template, data, settings.lookupHost), name);
     templatePod =
@@ -269,7 +275,7 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
       req.warn?.(`${workloadLabel(req)}: ${message}`),
     );
   } catch (e) {
-    if (e instanceof PrometheusMergeError) throw new InjectionError(e.message);
+    if (e instanceof PrometheusMergeError) throw new InjectionError(`failed to process pod: ${e.message}`);
     throw e;
   }
   applySecurePrometheusAnnotation(merged);
