@@ -12,6 +12,7 @@ import { applyContainer, applyInitContainer } from "./overlay.js";
 import {
   type Container,
   clone,
+  decodeInjectionStatus,
   findContainer,
   findPodContainer,
   goJSON,
@@ -51,9 +52,12 @@ export function readOverrides(pod: Pod): ParsedOverrides {
     : { containers: [], initContainers: [] };
 }
 
-/** The pod without what a previous injection added (by its status annotation). */
+/**
+ * The pod without what a previous injection added (by its status annotation; a status that does
+ * not decode strips nothing). Istio: pkg/kube/inject/inject.go stripPod.
+ */
 export function stripPreviousInjection(pod: Pod, statusPort: number): Pod {
-  const status = parseInjectionStatus(pod);
+  const status = decodeInjectionStatus(pod);
   if (status === undefined) return pod;
   const out = clone(pod);
   for (const name of status.containers ?? []) out.spec.containers = placeContainer(out.spec.containers, name, "remove");

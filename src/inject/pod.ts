@@ -134,6 +134,46 @@ export function parseInjectionStatus(pod: PodLike): InjectionStatus | undefined 
 }
 
 /**
+ * The status annotation as Go's json.Unmarshal decodes it into SidecarInjectionStatus, for stripping
+ * a previous injection: undefined when the pod has none or it does not decode (not JSON, not an
+ * object or null, a list that is not a list of strings, a revision that is not a string), in which
+ * case Istio's stripPod leaves the pod as it is. Istio: pkg/kube/inject/inject.go injectionStatus.
+ */
+export function decodeInjectionStatus(pod: PodLike): InjectionStatus | undefined {
+  const text = (pod.metadata?.annotations as Record<string, string> | null | undefined)?.[STATUS_ANNOTATION];
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null) parsed = {};
+  if (!isRecord(parsed)) return undefined;
+  // Go matches struct fields to keys ignoring case; the last matching key wins.
+  const field = (name: string): unknown => {
+    let v: unknown;
+    for (const [k, x] of Object.entries(parsed as Record<string, unknown>)) if (k.toLowerCase() === name) v = x;
+    return v;
+  };
+  const list = (v: unknown): string[] | null | false =>
+    v === undefined || v === null ? null : Array.isArray(v) && v.every((x) => typeof x === "string") ? v : false;
+  const lists = ["initcontainers", "containers", "volumes", "imagepullsecrets"].map((n) => list(field(n)));
+  const revision = field("revision");
+  if (lists.includes(false) || (revision !== undefined && revision !== null && typeof revision !== "string")) {
+    return undefined;
+  }
+  const [initContainers, containers, volumes, imagePullSecrets] = lists as Array<string[] | null>;
+  return {
+    initContainers: initContainers ?? null,
+    containers: containers ?? null,
+    volumes: volumes ?? null,
+    imagePullSecrets: imagePullSecrets ?? null,
+    revision: typeof revision === "string" ? revision : "",
+  };
+}
+
+/**
  * JSON text as Go's json.Marshal writes it for data whose key order is already right (typed structs
  * marshalled in declaration order): compact, with <, > and & escaped (and U+2028/U+2029), which can
  * only occur inside strings.
