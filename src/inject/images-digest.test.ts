@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { inject, loadInjectorConfig } from "../index.js";
+import { defaultConfigFiles } from "./defaults.js";
 import { proxyImage, proxyInitImage } from "./images.js";
 
 const D = `sha256:${"0123456789abcdef".repeat(4)}`;
@@ -38,5 +40,25 @@ describe("digest tags", () => {
         "mirror.example/istio/proxyv2:sha256:abc",
       );
     });
+  });
+});
+
+describe("loadInjectorConfig's digestImageReferences option", () => {
+  const defaults = JSON.parse(defaultConfigFiles().values) as { global: Record<string, unknown> };
+  const values = JSON.stringify({ ...defaults, global: { ...defaults.global, hub: "mirror.example/istio", tag: D } });
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", namespace: "ns" },
+    spec: { containers: [{ name: "app", image: "app" }] },
+  };
+  const proxyImageOf = (out: { spec: { containers: Array<{ name: string; image: string }> } }) =>
+    out.spec.containers.find((c) => c.name === "istio-proxy")?.image;
+  it("is off by default (Istio's image) and turns the extension on", () => {
+    assert.equal(proxyImageOf(inject(loadInjectorConfig({ values }), pod)), `mirror.example/istio/proxyv2:${D}`);
+    assert.equal(
+      proxyImageOf(inject(loadInjectorConfig({ values, digestImageReferences: true }), pod)),
+      `mirror.example/istio/proxyv2@${D}`,
+    );
   });
 });
