@@ -422,21 +422,13 @@ test("uninject(inject(x)) is x for generated workloads (fast-check, seed 15)", (
 
 test("uninject gives back the prometheus.istio.io/scrape-targets annotation the merge cleared", () => {
   const injector = loadInjectorConfig();
-  const d = {
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name: "web", namespace: "shop" },
-    spec: {
-      selector: { matchLabels: { app: "web" } },
-      template: {
-        metadata: {
-          labels: { app: "web" },
-          annotations: { "prometheus.istio.io/scrape-targets": "9100:/m,9200:/metrics" },
-        },
-        spec: { containers: [{ name: "web", image: "nginx" }] },
-      },
-    },
+  const annotations = { "prometheus.istio.io/scrape-targets": "9100:/m,9200:/metrics" };
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "metrics", namespace: "shop", annotations },
+    spec: { containers: [{ name: "app", image: "app" }] },
   };
-  const back = uninject(injector, inject(injector, d)) as typeof d;
-  assert.deepEqual(back.spec.template.metadata.annotations, d.spec.template.metadata.annotations);
+  const back = uninject(injector, inject(injector, pod));
+  assert.deepEqual(back.metadata.annotations, annotations);
 });
