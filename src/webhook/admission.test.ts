@@ -414,3 +414,20 @@ describe("Istio's TestMultipleInjectionTemplates and TestStrategicMerge", () => 
     ]);
   });
 });
+
+// Istio pkg/kube/inject/webhook.go checkPreconditions and getPrometheusScrapeConfiguration log
+// warnings while injecting; the webhook hands them to its log with the pod.
+describe("warnings while injecting", () => {
+  it("are returned with the injected pod, for the log", () => {
+    const object = pod({
+      metadata: { annotations: { "prometheus.istio.io/scrape-targets": ":/x" } },
+      spec: { dnsPolicy: "Default" },
+    });
+    const result = reviewBody(admissionReview(object), "/inject", state);
+    assert.deepEqual(result.outcome, { kind: "injected" });
+    assert.deepEqual(result.warnings, [
+      '"default/web"\'s DNSPolicy is not "ClusterFirst". The Envoy sidecar may not able to connect to Istio Pilot',
+      'default/web: failed to parse prometheus.istio.io/scrape-targets annotation: empty port in scrape target ":/x"',
+    ]);
+  });
+});
