@@ -241,7 +241,7 @@ function registerVersion(program: Command, io: CliIo): void {
         io.stdout.write(`${packageVersion()}\n`);
         return;
       }
-      const { AGENT_ISTIO_VERSION } = await import("../agent/process/version.js");
+      const { AGENT_ISTIO_VERSION } = await import("../agent/version.js");
       io.stdout.write(`meshinject version: ${packageVersion()}\nistio version: ${AGENT_ISTIO_VERSION}\n`);
     });
 }
