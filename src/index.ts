@@ -60,6 +60,12 @@ export interface InjectorConfigSources {
   env?: EnvLookup;
   /** Istio's `COMPLIANCE_POLICY`, e.g. `fips-140-3`. */
   compliancePolicy?: string;
+  /**
+   * Extension, not Istio's (docs/istio-parity.md, "Extensions"): write a `global.tag` that is a
+   * sha256 digest as a digest reference (`hub/proxyv2@sha256:…`) instead of Istio's
+   * `hub/proxyv2:sha256:…`. Default false.
+   */
+  digestImageReferences?: boolean;
 }
 
 const SOURCE_TYPES = {
@@ -69,6 +75,7 @@ const SOURCE_TYPES = {
   revision: "string",
   env: "function",
   compliancePolicy: "string",
+  digestImageReferences: "boolean",
 } as const;
 
 /**
@@ -85,7 +92,11 @@ export function loadInjectorConfig(sources: InjectorConfigSources = {}): Injecto
     sources.values ?? (sources.config !== undefined && configMapHasKey(config, "values") ? config : defaults.values);
   const loaded = loadInjector(
     { config, values, mesh: sources.mesh ?? defaults.mesh },
-    { env: sources.env, compliancePolicy: sources.compliancePolicy },
+    {
+      env: sources.env,
+      compliancePolicy: sources.compliancePolicy,
+      ...(sources.digestImageReferences ? { extensions: { digestReferences: true } } : {}),
+    },
   );
   return { ...loaded, revision };
 }
