@@ -8,7 +8,7 @@
  */
 import { quote } from "../../go/strconv.js";
 import { writeYaml } from "../../go/yaml/write.js";
-import { AGENT_ISTIO_VERSION } from "../process/version.js";
+import { AGENT_ISTIO_VERSION } from "../version.js";
 import type { AgentIo } from "./io.js";
 import { CommandError, runCobraCommand } from "./run-command.js";
 

@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { type ClientDuplexStream, Server, type ServerDuplexStream } from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
+import { type AgentLog, SILENT_LOG } from "../process/log.js";
 import { NAME_TABLE_TYPE_URL, serviceClient } from "../protos.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
@@ -43,7 +44,7 @@ export interface XdsProxyOptions {
   onNameTable?: (table: NameTable) => void;
   retryInitialMs?: number;
   retryMaxMs?: number;
-  log?: (level: "debug" | "info" | "warn", message: string) => void;
+  log?: AgentLog;
 }
 
 export interface XdsStats {
@@ -73,7 +74,7 @@ type UpstreamStream = ClientDuplexStream<unknown, Message>;
 export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy> {
   const root = options.root ?? "/";
   const socketPath = options.socketPath ?? join(root, XDS_SOCKET);
-  const log = options.log ?? (() => {});
+  const log = options.log ?? SILENT_LOG;
   const rootCertPath = options.rootCertPath ?? join(root, CA_ROOT_CERT);
   const tokenPath = options.tokenPath ?? join(root, TOKEN_PATH);
   const upstream: Upstream = connectUpstream({
@@ -102,7 +103,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
         counters.nameTables++;
       } catch (error) {
         counters.malformed++;
-        log("warn", `XDS proxy: ${(error as Error).message}`);
+        log.warn(`XDS proxy: ${(error as Error).message}`);
       }
     }
     up.write(state.ndsAck(response));
@@ -119,10 +120,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     const reconnectLater = (why: string) => {
       if (done || closing) return;
       const delay = Math.min(options.retryMaxMs ?? 30_000, (options.retryInitialMs ?? 100) * 2 ** attempts++);
-      log(
-        "warn",
-        `XDS proxy: ${kind} upstream to ${options.discoveryAddress} lost (${why}); reconnecting in ${delay} ms`,
-      );
+      log.warn(`XDS proxy: ${kind} upstream to ${options.discoveryAddress} lost (${why}); reconnecting in ${delay} ms`);
       clearTimeout(timer);
       timer = setTimeout(() => {
         counters.reconnects++;
@@ -195,7 +193,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     });
     call.on("cancelled", finish);
     call.on("error", (error) => {
-      log("warn", `XDS proxy: ${kind} downstream error: ${error.message}`);
+      log.warn(`XDS proxy: ${kind} downstream error: ${error.message}`);
       finish();
     });
     connect();
@@ -206,7 +204,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService").service,
     (method, error) => {
       counters.malformed++;
-      log("warn", `XDS proxy: undecodable ${method} request from Envoy dropped: ${error.message}`);
+      log.warn(`XDS proxy: undecodable ${method} request from Envoy dropped: ${error.message}`);
     },
   );
   server.addService(ads, {
@@ -216,7 +214,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
       bridge(call, deltaState(), () => upstream.openDelta() as UpstreamStream, "delta ADS"),
   });
   await bindUnixSocket(server, socketPath);
-  log("info", `XDS proxy listening on ${socketPath}, upstream ${options.discoveryAddress}`);
+  log.info(`XDS proxy listening on ${socketPath}, upstream ${options.discoveryAddress}`);
 
   return {
     socketPath,
