@@ -98,20 +98,53 @@ describe("DNS proxy over real sockets", () => {
     assert.match(out, /^productpage\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
   });
 
-  test("dig over TCP: the search-domain name answers CNAME then A", { skip: digSkip }, async () => {
+  test("dig over TCP: a name followed by the first search domain answers CNAME then A", { skip: digSkip }, async () => {
     const out = await dig([
       "+tcp",
       "@127.0.0.1",
       "-p",
       String(proxy.ports.tcp),
+      "productpage.ns1.ns1.svc.cluster.local",
+      "A",
+    ]);
+    assert.match(out, /flags: qr aa rd/);
+    assert.match(out, /^productpage\.ns1\.ns1\.svc\.cluster\.local\.\s+30\s+IN\s+CNAME\s+productpage\.ns1\.$/m);
+    assert.match(out, /^productpage\.ns1\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
+  });
+
+  test("dig: a FQDN followed by the first search domain again is forwarded, as Istio's buildDNSAnswers leaves it out", {
+    skip: digSkip,
+  }, async () => {
+    const before = upstream.queries();
+    const out = await dig([
+      "@127.0.0.1",
+      "-p",
+      String(proxy.ports.udp),
       "productpage.ns1.svc.cluster.local.ns1.svc.cluster.local",
       "A",
     ]);
-    assert.match(
-      out,
-      /productpage\.ns1\.svc\.cluster\.local\.ns1\.svc\.cluster\.local\.\s+30\s+IN\s+CNAME\s+productpage\.ns1\.svc\.cluster\.local\./,
-    );
-    assert.match(out, /^productpage\.ns1\.svc\.cluster\.local\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
+    assert.match(out, /status: NXDOMAIN/);
+    assert.doesNotMatch(out, /flags: qr aa/);
+    assert.equal(upstream.queries() - before, 1);
+  });
+
+  test("dig: one label with an escaped dot is not the two labels of the table; forwarded, question echoed", {
+    skip: digSkip,
+  }, async () => {
+    const before = upstream.queries();
+    for (const transport of [
+      ["+notcp", proxy.ports.udp],
+      ["+tcp", proxy.ports.tcp],
+    ] as const) {
+      const out = await dig([transport[0], "@127.0.0.1", "-p", String(transport[1]), "productpage\\.ns1", "A"]);
+      assert.match(out, /status: NXDOMAIN/);
+      assert.match(out, /^;productpage\\\.ns1\.\s+IN\s+A$/m);
+      assert.doesNotMatch(out, /9\.9\.9\.9/);
+    }
+    assert.equal(upstream.queries() - before, 2);
+    // The two labels are the table's.
+    const table = await dig(["@127.0.0.1", "-p", String(proxy.ports.udp), "productpage.ns1", "A"]);
+    assert.match(table, /^productpage\.ns1\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
   });
 
   test("dig: a forwarded name comes back from the upstream; an unknown one NXDOMAIN", { skip: digSkip }, async () => {
