@@ -3,23 +3,17 @@
  * with a fake upstream resolver of ours behind it.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { Resolver } from "node:dns/promises";
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { promisify } from "node:util";
 import { Registry } from "prom-client";
 import { DNS_NOT_READY, type DnsProxy, startDnsProxy } from "./server.js";
 import { query } from "./testing/client.js";
+import { dig, digSkip } from "./testing/dig.js";
 import { type FakeResolver, startFakeResolver } from "./testing/fake-resolver.js";
 import { RCODE, rcodeOf } from "./wire.js";
-
-const run = promisify(execFile);
-const DIG = ["/usr/bin/dig", "/bin/dig"].find((p) => existsSync(p));
-const digSkip = DIG ? false : "dig is not installed (Debian bind9-dnsutils; .ci/run installs it)";
 
 const TABLE = {
   table: {
@@ -46,11 +40,6 @@ const giant = Array.from({ length: 64 }, (_, i) => ({
   ttl: 30,
   data: `240.0.0.${i}`,
 }));
-
-async function dig(args: string[]): Promise<string> {
-  const { stdout } = await run(DIG as string, ["+time=3", "+tries=1", ...args]);
-  return stdout;
-}
 
 describe("DNS proxy over real sockets", () => {
   let upstream: FakeResolver;

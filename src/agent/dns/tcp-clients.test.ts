@@ -5,18 +5,12 @@
  * most 128 queries.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { promisify } from "node:util";
 import dnsPacket from "dns-packet";
 import { type DnsProxy, startDnsProxy } from "./server.js";
+import { dig, digSkip } from "./testing/dig.js";
 import { type FakeResolver, startFakeResolver } from "./testing/fake-resolver.js";
-
-const run = promisify(execFile);
-const DIG = ["/usr/bin/dig", "/bin/dig"].find((p) => existsSync(p));
-const digSkip = DIG ? false : "dig is not installed (Debian bind9-dnsutils; .ci/run installs it)";
 
 const TABLE = {
   table: {
@@ -96,7 +90,7 @@ describe("DNS over TCP with misbehaving clients", () => {
           }, 1000),
         );
       }
-      const { stdout } = await run(DIG as string, [
+      const stdout = await dig([
         "+tcp",
         "+time=5",
         "+tries=2",
@@ -105,7 +99,7 @@ describe("DNS over TCP with misbehaving clients", () => {
         String(proxy.ports.tcp),
         "productpage",
         "A",
-      ]).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? String(e) }));
+      ]);
       assert.match(stdout, /^productpage\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
       await allClosed(sockets, 60_000);
     } finally {
