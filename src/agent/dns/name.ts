@@ -7,6 +7,8 @@
  * `packDomainName`, `SplitDomainName`).
  */
 
+import { Buffer } from "node:buffer";
+
 /** Wire octets a name may take (RFC 1035 §2.3.4). */
 const MAX_WIRE_OCTETS = 255;
 /** miekg/dns `maxCompressionPointers`. */
@@ -59,6 +61,15 @@ export function unpackName(msg: Uint8Array, offset: number): { name: string; nex
 /** The wire labels of a presentation-form name (`\X` and `\DDD` unescaped; other text as UTF-8). */
 export function nameLabels(text: string): Uint8Array[] {
   if (text === "" || text === ".") return [];
+  if (!text.includes("\\")) {
+    // No escapes (nearly every name): the labels are the text between the dots.
+    const parts = text.split(".");
+    if (parts.at(-1) === "") parts.pop();
+    return parts.map((part) => {
+      if (part === "") throw new DnsNameError(`DNS name ${JSON.stringify(text)}: empty label`);
+      return Buffer.from(part, "utf8");
+    });
+  }
   const labels: Uint8Array[] = [];
   let current: number[] = [];
   const encoder = new TextEncoder();

@@ -93,19 +93,16 @@ class Writer {
   /** Writes a presentation-form name (escapes as miekg/dns reads them), compressed when asked. */
   name(text: string): void {
     const labels = nameLabels(text);
+    // Each suffix's wire form, as text, is its compression key.
+    const keys = this.names ? labels.map((l) => String.fromCharCode(l.length) + Buffer.from(l).toString("latin1")) : [];
     let length = 1;
     for (let i = 0; i < labels.length; i++) {
-      // The suffix's wire form, as text, is its compression key.
-      const suffix = labels
-        .slice(i)
-        .map((l) => String.fromCharCode(l.length) + Buffer.from(l).toString("latin1"))
-        .join("");
-      const pointer = this.names?.get(suffix);
+      const pointer = this.names?.get(keys.slice(i).join(""));
       if (pointer !== undefined) {
         this.u16(0xc000 | pointer);
         return;
       }
-      if (this.names && this.off < 0x3fff) this.names.set(suffix, this.off);
+      if (this.names && this.off < 0x3fff) this.names.set(keys.slice(i).join(""), this.off);
       const label = labels[i] as Uint8Array;
       if (label.length === 0 || label.length > 63) throw new Error(`DNS name ${JSON.stringify(text)}: bad label`);
       length += label.length + 1;
