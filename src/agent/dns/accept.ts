@@ -5,6 +5,7 @@
  * carries, or a body that does not decode → FORMERR. Only a header-only reply is built for those.
  */
 import { Buffer } from "node:buffer";
+import { unpackName } from "./name.js";
 import { decodeMessage, FLAG_QR, HEADER_SIZE, OPCODE, opcodeOf, type Packet, RCODE } from "./wire.js";
 
 export type DecodedQuery = ReturnType<typeof decodeMessage>;
@@ -19,6 +20,24 @@ function headerReply(id: number, opcode: number, rcode: number): Buffer {
   b.writeUInt16BE(id, 0);
   b.writeUInt16BE(FLAG_QR | (opcode << 11) | rcode, 2);
   return b;
+}
+
+/**
+ * Every question and record fits in the message (miekg/dns fails the unpack with ErrBuf where one
+ * runs past the end, as in a UDP query cut at 512 bytes; dns-packet would read such a record short).
+ */
+function checkLengths(b: Buffer, questions: number, records: number): void {
+  let off = HEADER_SIZE;
+  for (let i = 0; i < questions; i++) {
+    off = unpackName(b, off).next + 4;
+    if (off > b.length) throw new Error("question runs past the end of the message");
+  }
+  for (let i = 0; i < records; i++) {
+    off = unpackName(b, off).next + 10;
+    if (off > b.length) throw new Error("record header runs past the end of the message");
+    off += b.readUInt16BE(off - 2);
+    if (off > b.length) throw new Error("record data runs past the end of the message");
+  }
 }
 
 /** Decides what to do with the bytes of one incoming message. Never throws. */
@@ -40,6 +59,7 @@ export function acceptQuery(bytes: Uint8Array): Gate {
     };
   let query: DecodedQuery;
   try {
+    checkLengths(b, qd, an + ns + ar);
     query = decodeMessage(b);
   } catch (e) {
     return {

@@ -3,11 +3,13 @@
  * with a fake upstream resolver of ours behind it.
  */
 import assert from "node:assert/strict";
+import { createSocket } from "node:dgram";
 import { Resolver } from "node:dns/promises";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import dnsPacket from "dns-packet";
 import { Registry } from "prom-client";
 import { DNS_NOT_READY, type DnsProxy, startDnsProxy } from "./server.js";
 import { query } from "./testing/client.js";
@@ -134,6 +136,46 @@ describe("DNS proxy over real sockets", () => {
     // The two labels are the table's.
     const table = await dig(["@127.0.0.1", "-p", String(proxy.ports.udp), "productpage.ns1", "A"]);
     assert.match(table, /^productpage\.ns1\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
+  });
+
+  test("a UDP query longer than 512 bytes is cut there as miekg/dns reads it (FORMERR); over TCP it is whole", async () => {
+    // dig sends a query this long over TCP, so dns-packet builds it and a plain socket sends it.
+    const query = dnsPacket.encode({
+      id: 4242,
+      type: "query",
+      flags: dnsPacket.RECURSION_DESIRED,
+      questions: [{ name: "productpage", type: "A", class: "IN" }],
+      additionals: [
+        { type: "OPT", name: ".", udpPayloadSize: 4096, options: [{ code: 65001, data: Buffer.alloc(600, 0xab) }] },
+      ] as never,
+    });
+    assert.ok(query.length > 512);
+    const socket = createSocket("udp4");
+    try {
+      const reply = await new Promise<Buffer>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no UDP reply")), 5000);
+        socket.once("message", (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        });
+        socket.send(query, proxy.ports.udp, "127.0.0.1");
+      });
+      const decoded = dnsPacket.decode(reply);
+      assert.equal(decoded.id, 4242);
+      assert.equal((decoded.flags ?? 0) & 0xf, 1, "FORMERR");
+    } finally {
+      socket.close();
+    }
+    const tcp = await dig([
+      "+tcp",
+      `+ednsopt=65001:${"ab".repeat(600)}`,
+      "@127.0.0.1",
+      "-p",
+      String(proxy.ports.tcp),
+      "productpage",
+      "A",
+    ]);
+    assert.match(tcp, /^productpage\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
   });
 
   test("dig: a forwarded name comes back from the upstream; an unknown one NXDOMAIN", { skip: digSkip }, async () => {

@@ -348,7 +348,9 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
   async function listenUdp(host: string, port: number): Promise<void> {
     const socket = createSocket({ type: host.includes(":") ? "udp6" : "udp4", ipv6Only: host.includes(":") });
     socket.on("message", (msg, rinfo) => {
-      void handle(msg, "udp").then((reply) => {
+      // miekg/dns reads a query into a buffer of its UDPSize, 512 bytes unless set (Istio sets none):
+      // a longer query is cut there, and what is left is handled (a cut record is a FORMERR).
+      void handle(msg.length > MIN_MSG_SIZE ? msg.subarray(0, MIN_MSG_SIZE) : msg, "udp").then((reply) => {
         if (!reply || closed) return;
         try {
           socket.send(reply, rinfo.port, rinfo.address, () => {});
