@@ -201,6 +201,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     call.on("end", () => con.stop());
     call.on("cancelled", () => con.stop());
     call.on("error", (error) => {
+      if (stopped) return; // the status this proxy sent (see stop)
       log("debug", `XDS proxy: ${label}: Envoy's stream failed: ${error.message}`);
       con.stop();
     });
