@@ -59,7 +59,10 @@ export interface DnsProxyOptions {
   searchNamespaces?: string[];
   /** Test hook: the 16-bit id source of the round-robin shuffle (miekg/dns `Id`). */
   messageIds?: IdSource;
-  /** Most queries forwarded at once; more are dropped and counted (default 4096). */
+  /**
+   * Most queries forwarded at once; more are dropped and counted. Unlimited by default, as in
+   * pilot-agent (a goroutine per query); a bound for callers that want one (an extension).
+   */
   maxInFlight?: number;
   /** Told about dropped/rejected messages and upstream failures (one line each). */
   log?: (level: "debug" | "warn", message: string) => void;
@@ -84,7 +87,7 @@ export interface DnsStats {
   upstreamRequests: number;
   /** Forwarded queries no upstream answered (answered SERVFAIL). */
   upstreamFailures: number;
-  /** Dropped without an answer: too short, a response, or over the in-flight limit. */
+  /** Dropped without an answer: too short, a response, or over the in-flight limit (when set). */
   dropped: number;
   /** Answered FORMERR/NOTIMP without being handled. */
   rejected: number;
@@ -177,7 +180,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
   const scope = dnsScope(options.proxyNamespace, options.proxyDomain);
   const ids = options.messageIds ?? randomIds();
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
-  const maxInFlight = options.maxInFlight ?? 4096;
+  const maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
   const log = options.log ?? (() => {});
   const stats: DnsStats = {
     requests: 0,
