@@ -270,7 +270,14 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     stream.on("error", () => {}); // reported through "status"
   }
 
-  const server = new Server({ "grpc.max_receive_message_length": 4 << 20 });
+  // istiogrpc.ServerOptions(istiokeepalive.DefaultOption()): features.MaxConcurrentStreams (100,000),
+  // features.MaxRecvMsgSize (4 MiB), pings every 30 s answered within 10 s.
+  const server = new Server({
+    "grpc.max_concurrent_streams": 100_000,
+    "grpc.max_receive_message_length": 4 << 20,
+    "grpc.keepalive_time_ms": 30_000,
+    "grpc.keepalive_timeout_ms": 10_000,
+  });
   const ads = countingDecoders(
     serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService").service,
     (method, error) => {
