@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { credentials } from "@grpc/grpc-js";
-import { CA_ROOT_CERT } from "../src/agent/sds/server.js";
+import { CA_ROOT_CERT } from "../src/agent/istiod-channel.js";
 import { createTestCa } from "../src/agent/testing/pki.js";
 import { startXdsProxy } from "../src/agent/xds/proxy.js";
 import { type AdsTestClient, adsClient } from "../src/agent/xds/testing/ads-client.js";

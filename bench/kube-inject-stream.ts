@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { parseAllDocuments, stringify } from "yaml";
 import { DocumentInjector } from "../src/inject/kube-inject.js";
 import { mapYamlStream } from "../src/kube/stream.js";
-import { processTemplateHost } from "../src/webhook/template-host.js";
+import { processTemplateHost } from "../src/node/template-host.js";
 import { deploymentStream } from "../test/deployment-stream.js";
 import { defaultInjectOptions } from "./inject-options.js";
 import { median } from "./timing.js";

@@ -11,16 +11,24 @@ import { join } from "node:path";
 import * as esbuild from "esbuild";
 
 /**
- * The core folders, and the Node-only edges inside them: the agent's servers and processes (the DNS
+ * The core folders, and the Node-only edges inside them: the agent's subcommands (cmd/), the options
+ * of its servers (options/, apart from the pure env readers), its servers and processes (the DNS
  * proxy over UDP/TCP, Envoy's supervision and admin client, health probers, the process runtime, the
  * status server, the SDS server and its CA client, the XDS proxy and the gRPC plumbing they share,
  * their test fakes). Every other module of src/agent (bootstrap, capture, ...) is core.
  */
 export const CORE_DIRS = ["src/template", "src/kube", "src/mesh", "src/inject", "src/go", "src/report", "src/agent"];
 export const NODE_EDGES = [
+  "src/agent/cmd/",
   "src/agent/dns/",
   "src/agent/envoy/",
   "src/agent/health/",
+  "src/agent/options/agent-options.ts",
+  "src/agent/options/dns.ts",
+  "src/agent/options/files.ts",
+  "src/agent/options/sds.ts",
+  "src/agent/options/status.ts",
+  "src/agent/options/xds.ts",
   "src/agent/process/",
   "src/agent/status/",
   "src/agent/sds/",

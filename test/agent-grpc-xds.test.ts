@@ -14,7 +14,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData } from "@grpc/grpc-js";
-import { CA_ROOT_CERT, TOKEN_PATH } from "../src/agent/sds/server.js";
+import { CA_ROOT_CERT, TOKEN_PATH } from "../src/agent/istiod-channel.js";
 import { createTestCa } from "../src/agent/testing/pki.js";
 import { until } from "../src/agent/testing/until.js";
 import { type FakeIstiod, type IstiodStream, startFakeIstiod } from "../src/agent/xds/testing/fake-istiod.js";

@@ -2,7 +2,7 @@
 // root-cert.pem, the istio-token projected token), written under a test's --root.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { CA_ROOT_CERT, TOKEN_PATH } from "../src/agent/sds/server.js";
+import { CA_ROOT_CERT, TOKEN_PATH } from "../src/agent/istiod-channel.js";
 import { selfSignedCertificate } from "../src/webhook/tls-self-signed.js";
 
 /** Writes a root certificate (of a CA nobody here runs) and a token under `root`. */

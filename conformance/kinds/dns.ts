@@ -12,7 +12,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { formatAddr, parseAddr } from "../../src/agent/capture/netip.js";
 import { dnsScope } from "../../src/agent/dns/alt-hosts.js";
 import { buildNameTable, type NameTableInput } from "../../src/agent/dns/build-name-table.js";
 import type { NameTable } from "../../src/agent/dns/name-table.js";
@@ -21,6 +20,7 @@ import { startDnsProxy } from "../../src/agent/dns/server.js";
 import { query } from "../../src/agent/dns/testing/client.js";
 import { type FakeZone, startFakeResolver } from "../../src/agent/dns/testing/fake-resolver.js";
 import { RCODE, rcodeOf } from "../../src/agent/dns/wire.js";
+import { formatAddr, parseAddr } from "../../src/agent/netip.js";
 import type { Failure, KindOptions, KindResult } from "../result.js";
 import { shown } from "../result.js";
 

@@ -16,7 +16,6 @@ import { join } from "node:path";
 import { cniSidecarCaptureConfig } from "../../src/agent/capture/cni-sidecar.js";
 import { type CaptureConfig, captureConfig } from "../../src/agent/capture/config.js";
 import { iptablesRestore, iptablesRun } from "../../src/agent/capture/iptables.js";
-import { formatPrefix } from "../../src/agent/capture/netip.js";
 import { nftablesRules } from "../../src/agent/capture/nftables.js";
 import { type NetworkRange, separateV4V6 } from "../../src/agent/capture/ranges.js";
 import {
@@ -25,6 +24,7 @@ import {
   validateIptablesBinary,
   validateOwnerGroups,
 } from "../../src/agent/capture/validate.js";
+import { formatPrefix } from "../../src/agent/netip.js";
 import type { Failure, KindOptions, KindResult } from "../result.js";
 import { shown } from "../result.js";
 

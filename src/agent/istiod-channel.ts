@@ -8,6 +8,11 @@
 import { readFileSync } from "node:fs";
 import { type ChannelCredentials, type ChannelOptions, credentials, Metadata } from "@grpc/grpc-js";
 
+/** The pod's istiod token (the istio-token projected volume), under the agent's root. */
+export const TOKEN_PATH = "var/run/secrets/tokens/istio-token";
+/** Where the istio-ca-root-cert config map is mounted (pilot-agent's CA root default). */
+export const CA_ROOT_CERT = "var/run/secrets/istio/root-cert.pem";
+
 export interface IstiodDial {
   address: string;
   /** PEM roots istiod's serving certificate must chain to; absent: plaintext. */

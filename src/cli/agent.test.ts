@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { repoRoot, runMeshinject } from "../../test/meshinject-cli.js";
+import { writePodSecrets } from "../../test/pod-secrets.js";
 import { splitOwnFlags } from "./agent.js";
 
 const root = mkdtempSync(join(tmpdir(), "meshinject-agent-cli-"));
@@ -49,6 +50,8 @@ describe("meshinject agent", () => {
   });
 
   it("refuses a missing Envoy binary in one line", () => {
+    // The SDS server and the XDS proxy start first (as pilot-agent's): they need the pod's CA root and token.
+    writePodSecrets(root);
     const r = agentProcess(["proxy", "sidecar", "--status-host", "127.0.0.1"], {
       ...POD,
       PROXY_CONFIG: `{"statusPort": ${40000 + (process.pid % 20000)}, "binaryPath": "/nowhere/envoy"}`,

@@ -8,11 +8,7 @@
  * is Envoy's when it exits by itself, 0 after a SIGTERM drain.
  */
 import { resolve } from "node:path";
-import { EnvoyStartError } from "../agent/envoy/supervisor.js";
-import { ComponentStartError } from "../agent/process/component.js";
-import { dnsComponent } from "../agent/process/dns-component.js";
-import { isAgentStartError, prepareAgent, renderAgentBootstrap, runAgent } from "../agent/process/runtime.js";
-import { sdsComponent, xdsComponent } from "../agent/process/secure-components.js";
+import { AGENT_COMMANDS, isAgentCommandError } from "../agent/cmd/index.js";
 import { AGENT_USAGE } from "./agent-usage.js";
 import type { CliIo } from "./io.js";
 
@@ -63,34 +59,16 @@ export async function agentCommand(args: readonly string[], cli: CliIo): Promise
     return sub === undefined ? 1 : 0;
   }
   try {
-    const { root, statusHost, rest: agentArgs } = splitOwnFlags(rest);
-    if (sub === "bootstrap") {
-      io.stdout(await renderAgentBootstrap({ args: ["proxy", ...agentArgs], env: io.env, root }));
-      return 0;
+    const command = Object.hasOwn(AGENT_COMMANDS, sub) ? AGENT_COMMANDS[sub] : undefined;
+    if (command === undefined) {
+      throw new AgentCliError(
+        `unknown agent command ${JSON.stringify(sub)} (${Object.keys(AGENT_COMMANDS).join(" or ")})`,
+      );
     }
-    if (sub !== "proxy") throw new AgentCliError(`unknown agent command ${JSON.stringify(sub)} (proxy or bootstrap)`);
-    const runtime = await prepareAgent({
-      args: ["proxy", ...agentArgs],
-      env: io.env,
-      root,
-      statusHost,
-      writeLog: io.stderr,
-    });
-    // As pilot-agent: the SDS server and the XDS proxy, whose name tables feed the DNS proxy (when on).
-    const dns = dnsComponent(runtime, io.env, root);
-    if (dns !== undefined) runtime.components.push(dns);
-    runtime.components.push(sdsComponent(runtime, io.env, root));
-    runtime.components.push(
-      xdsComponent(runtime, io.env, root, dns && ((table) => dns.proxy()?.updateNameTable(table))),
-    );
-    return await runAgent(runtime);
+    const { root, statusHost, rest: commandArgs } = splitOwnFlags(rest);
+    return await command({ ...io, args: commandArgs, root, statusHost });
   } catch (e) {
-    if (
-      e instanceof AgentCliError ||
-      e instanceof EnvoyStartError ||
-      e instanceof ComponentStartError ||
-      isAgentStartError(e)
-    ) {
+    if (e instanceof AgentCliError || isAgentCommandError(e)) {
       io.stderr(`meshinject agent: ${e.message}\n`);
       return 1;
     }

@@ -8,7 +8,7 @@ import { ConfigError } from "../inject/config.js";
 import { DocumentError, DocumentInjector, streamError } from "../inject/kube-inject.js";
 import { oneLine } from "../kube/one-line.js";
 import type { RawDocument } from "../kube/stream.js";
-import { processTemplateHost } from "../webhook/template-host.js";
+import { processTemplateHost } from "../node/template-host.js";
 import { type CliIo, stdinOnRead } from "./io.js";
 import { type InjectorFlags, InjectorFlagsError, injectorSources, loadCliInjector } from "./load-injector.js";
 import { inputName } from "./manifest-command.js";

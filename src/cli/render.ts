@@ -6,8 +6,8 @@
  */
 
 import { newMap } from "../go/value.js";
+import { processTemplateHost } from "../node/template-host.js";
 import { type GoValue, helmFuncs, parse, sprigFuncs } from "../template/index.js";
-import { processTemplateHost } from "../webhook/template-host.js";
 import type { CliIo } from "./io.js";
 
 /** The data a rendered template sees. Only `.Values` exists; there is no `.Release`, `.Chart` or `.Capabilities`. */

@@ -6,6 +6,7 @@
  * Each is declared with the Go signature Istio gives it, so templates get Go's argument checks.
  */
 
+import { encodeJSON } from "../go/encoding/json.js";
 import { writeYaml } from "../go/yaml/write.js";
 import { goViewJSON } from "../kube/go-view.js";
 import {
@@ -19,7 +20,6 @@ import {
   TypedNil,
   withGoType,
 } from "../template/index.js";
-import { encodeJSON } from "../template/sprig/json.js";
 import { checkResultSize } from "../template/sprig/limits.js";
 import { goToLower } from "../template/sprig/strcase.js";
 import { otelResourceAttributes } from "./otel-attributes.js";

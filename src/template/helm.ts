@@ -4,11 +4,11 @@
  * offered by `meshinject template render`.
  */
 
+import { encodeJSON } from "../go/encoding/json.js";
 import { GoError, type GoFunc, type GoValue, goFunc, newMap } from "../go/value.js";
 import { readYaml } from "../go/yaml/read.js";
 import { writeYaml } from "../go/yaml/write.js";
 import { type Execution, executionFunc } from "./execution.js";
-import { encodeJSON } from "./sprig/json.js";
 
 /** Helm stops `include` recursion at this depth with its own message. */
 const MAX_INCLUDE_DEPTH = 200;

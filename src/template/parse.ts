@@ -6,8 +6,9 @@
  */
 
 import { quote } from "../go/strconv.js";
+import { unquoteChar, unquoteString } from "../go/unquote.js";
 import { type Item, ItemType, itemString, lex } from "./lex.js";
-import { parseGoNumber, unquoteChar, unquoteString } from "./literal.js";
+import { parseGoNumber } from "./literal.js";
 import type {
   ArgNode,
   ChainNode,

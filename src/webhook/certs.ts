@@ -9,7 +9,7 @@
  */
 import { webcrypto } from "node:crypto";
 import type * as X509 from "@peculiar/x509";
-import { installReflectMetadata } from "./reflect-metadata.js";
+import { loadX509 } from "../node/x509.js";
 
 type EcKeyGenParams = webcrypto.EcKeyGenParams;
 type RsaHashedKeyGenParams = webcrypto.RsaHashedKeyGenParams;
@@ -102,19 +102,6 @@ export function serviceDnsNames(service: string, namespace: string, clusterDomai
     `${service}.${namespace}.svc`,
     `${service}.${namespace}.svc.${clusterDomain}`,
   ];
-}
-
-let library: Promise<typeof X509> | undefined;
-
-/** @peculiar/x509, loaded once with the Reflect metadata it needs and Web Crypto as its provider. */
-export function loadX509(): Promise<typeof X509> {
-  library ??= (async () => {
-    installReflectMetadata();
-    const lib = await import("@peculiar/x509");
-    lib.cryptoProvider.set(crypto);
-    return lib;
-  })();
-  return library;
 }
 
 /** A positive random serial number of 16 bytes, as hex. */

@@ -17,6 +17,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { processTemplateHost } from "../node/template-host.js";
 import { withResolvedNames } from "../template/index.js";
 import { type ReviewResult, refuseBadRequest, review, type WebhookState } from "./admission.js";
 import { ADMISSION_V1, type PodRequest, readPodRequest, reviewEnvelope } from "./admission-request.js";
@@ -29,7 +30,6 @@ import type { NamespaceSource } from "./namespaces.js";
 import type { NamespaceLike } from "./openshift.js";
 import type { Outcome } from "./outcome.js";
 import { JSON_TYPE, seconds, send, TEXT } from "./respond.js";
-import { processTemplateHost } from "./template-host.js";
 
 /** What the handler reads from the server around it. */
 export interface InjectContext {

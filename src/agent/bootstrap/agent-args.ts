@@ -6,7 +6,7 @@
  * `--concurrency`. The syntax is pflag's (../command-line.ts); unknown flags are accepted, as
  * pilot-agent whitelists them, and take the next argument as their value unless it starts with `-`.
  */
-import { parseInt64 } from "../../go/strconv.js";
+import { parseBool, parseInt64 } from "../../go/strconv.js";
 import { CommandLineError, type FlagSyntax, readCommandLine } from "../command-line.js";
 import { LOGGING_FLAGS, PILOT_AGENT, programName } from "../pilot-agent.js";
 import { BootstrapError } from "./errors.js";
@@ -35,6 +35,8 @@ export interface AgentRunFlags {
   outlierLogPath?: string;
   stsPort?: string;
   templateFile?: string;
+  /** `--profiling` (pilot-agent's default: true): the status server's /debug/pprof/. */
+  profiling?: boolean;
 }
 
 export const DEFAULT_MESH_CONFIG_PATH = "./etc/istio/config/mesh";
@@ -123,7 +125,7 @@ export function parseAgentArgs(command: readonly string[], args: readonly string
     concurrency = n;
   }
   const run: AgentRunFlags = {};
-  const copy = (flag: string, key: Exclude<keyof AgentRunFlags, "logAsJSON">) => {
+  const copy = (flag: string, key: Exclude<keyof AgentRunFlags, "logAsJSON" | "profiling">) => {
     const v = flags.get(flag);
     if (v !== undefined) run[key] = v;
   };
@@ -136,6 +138,15 @@ export function parseAgentArgs(command: readonly string[], args: readonly string
   const json = flags.get("log_as_json");
   if (json !== undefined)
     run.logAsJSON = json === "true" || json === "1" || json === "t" || json === "TRUE" || json === "True";
+  const profiling = flags.get("profiling");
+  if (profiling !== undefined) {
+    // pflag's BoolVar: strconv.ParseBool, and a value it refuses is an error.
+    const b = parseBool(profiling);
+    if (b === undefined) {
+      throw new BootstrapError(`pilot-agent: invalid argument ${JSON.stringify(profiling)} for "--profiling" flag`);
+    }
+    run.profiling = b;
+  }
   const parsed: AgentArgs = {
     proxyType,
     domain: flags.get("domain") ?? "",

@@ -3,9 +3,10 @@
  * becomes the JSON snippet the template inserts raw — an address, the pilot SAN matchers, an
  * upstream TLS transport socket, a TCP keepalive — and the node metadata's JSON.
  */
+
+import { encodeJSON } from "../../go/encoding/json.js";
 import { splitHostPort } from "../../go/net.js";
 import { parseProtoDuration } from "../../mesh/duration.js";
-import { encodeJSON } from "../../template/sprig/json.js";
 import { encodeField, METADATA_FIELDS, type TypedMetadata } from "./metadata-fields.js";
 
 /** A value a converter refuses (an address without a port); fails the whole rendering. */

@@ -7,7 +7,7 @@
  */
 
 import { quote } from "../../go/strconv.js";
-import { unquoteString } from "../../template/literal.js";
+import { unquoteString } from "../../go/unquote.js";
 
 /** A downward-API file that does not parse; the message names the bad value. */
 export class DownwardAPIError extends Error {

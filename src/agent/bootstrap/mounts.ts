@@ -7,8 +7,8 @@
  */
 
 import { isRecord } from "../../go/json.js";
+import { cleanPath } from "../../go/path.js";
 import type { Container, Json } from "../../inject/pod.js";
-import { cleanPath } from "../../template/sprig/paths.js";
 
 export interface MountedFile {
   /** The volume that holds the file. */

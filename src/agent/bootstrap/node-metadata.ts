@@ -4,9 +4,10 @@
  * files (passed in as text; the caller reads them). The order of the steps is Istio's and matters:
  * later steps overwrite earlier ones.
  */
+
+import { decodeJSON } from "../../go/encoding/json.js";
 import { isRecord } from "../../go/json.js";
 import type { ProxyConfig } from "../../mesh/index.js";
-import { decodeJSON } from "../../template/sprig/json.js";
 import { DownwardAPIError, parseDownwardAPI } from "./downward-api.js";
 import { decodeField, fieldFor, METADATA_FIELDS, type TypedMetadata } from "./metadata-fields.js";
 

@@ -7,7 +7,7 @@
 import { atoi } from "../../go/strconv.js";
 import { durationString } from "../../go/time/duration.js";
 import { type ProxyConfig, proxyConfigView } from "../../mesh/index.js";
-import { AddressError, is4, is4In6, parseAddr } from "../capture/netip.js";
+import { AddressError, is4, is4In6, parseAddr } from "../netip.js";
 import {
   addressJSON,
   BootstrapOptionError,

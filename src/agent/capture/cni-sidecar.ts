@@ -10,8 +10,8 @@
  * capture of all port-53 traffic (the plugin cannot know the pod's name servers).
  */
 import { parseBool } from "../../go/strconv.js";
+import { AddressError, parsePrefix } from "../netip.js";
 import { type CaptureConfig, defaultCaptureConfig } from "./config.js";
-import { AddressError, parsePrefix } from "./netip.js";
 
 /** What the plugin reads from the pod. */
 export interface CniSidecarPod {

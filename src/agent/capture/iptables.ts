@@ -8,6 +8,8 @@
  * with TPROXY mode's ISTIO_DIVERT / ISTIO_TPROXY in mangle, DNS capture's ISTIO_OUTPUT_DNS (nat
  * and raw) and DropInvalid's ISTIO_DROP.
  */
+
+import { formatPrefix } from "../netip.js";
 import {
   type CaptureConfig,
   INBOUND_PASSTHROUGH_V4,
@@ -19,7 +21,6 @@ import {
   splitList,
 } from "./config.js";
 import { addDnsRules } from "./iptables-dns.js";
-import { formatPrefix } from "./netip.js";
 import { type NetworkRange, outboundRanges } from "./ranges.js";
 import { IP_VERSION_SPECIFIC, RuleSet } from "./rule-set.js";
 

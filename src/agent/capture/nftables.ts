@@ -9,6 +9,7 @@
  * inclusions), then the TPROXY marking rules.
  */
 
+import { formatPrefix } from "../netip.js";
 import {
   type CaptureConfig,
   INBOUND_PASSTHROUGH_V4,
@@ -19,7 +20,6 @@ import {
   redirectsDNS,
   splitList,
 } from "./config.js";
-import { formatPrefix } from "./netip.js";
 import { addDnsCapture } from "./nftables-dns.js";
 import {
   ISTIO_DIVERT,

@@ -21,6 +21,7 @@ import {
 import type { PodParts } from "../../kube/workloads.js";
 import { podNamespace } from "../../kube/workloads.js";
 import { expandVars } from "../expand.js";
+import { AddressError, is4, parseAddr } from "../netip.js";
 import { PILOT_AGENT, programName } from "../pilot-agent.js";
 import { containersOf, securityId, stringList } from "../pod-containers.js";
 import { type PodFacts, podFacts, resolveEnv } from "../pod-env.js";
@@ -28,7 +29,6 @@ import { cniSidecarCaptureConfig } from "./cni-sidecar.js";
 import type { CaptureConfig } from "./config.js";
 import { parseCaptureArgs } from "./flags.js";
 import { captureEnvNames, ISTIO_IPTABLES } from "./iptables-command.js";
-import { AddressError, is4, parseAddr } from "./netip.js";
 import { validateIPv4LoopbackCidr, validateIptablesBinary, validateOwnerGroups } from "./validate.js";
 
 /** A pod whose capture cannot be read: istio-init runs another program, or a name server is no address. */

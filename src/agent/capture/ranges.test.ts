@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { formatPrefix } from "../netip.js";
 import { captureConfig } from "./config.js";
-import { formatPrefix } from "./netip.js";
 import { CaptureRangeError, outboundRanges, separateV4V6 } from "./ranges.js";
 
 test("CIDR lists split by family, IPv4-mapped counted as IPv6, loopback judged on the address", () => {

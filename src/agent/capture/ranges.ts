@@ -9,8 +9,9 @@
  *   with `skipInvalid`, where it is skipped (istio-iptables keeps its own copy that only logs it,
  *   "for bug compatibility").
  */
+
+import { type IPPrefix, is4, isLoopback, parsePrefix } from "../netip.js";
 import { type CaptureConfig, splitList } from "./config.js";
-import { type IPPrefix, is4, isLoopback, parsePrefix } from "./netip.js";
 
 /** One family's part of a CIDR list. */
 export interface NetworkRange {

@@ -4,7 +4,7 @@
  * loopback CIDR inside 127.0.0.0/8 with a /8../32 mask, and a known iptables binary choice. (CIDR
  * lists split by family, Istio's SeparateV4V6, are in ranges.ts.)
  */
-import { ownerGroupFilter } from "./config.js";
+
 import {
   formatAddr,
   type IPAddr,
@@ -17,7 +17,8 @@ import {
   parseAddr,
   parsePrefix,
   unmap,
-} from "./netip.js";
+} from "../netip.js";
+import { ownerGroupFilter } from "./config.js";
 
 /** A capture setting with a value Istio rejects; the message names the setting and the cause. */
 export class CaptureValidationError extends Error {

@@ -4,7 +4,7 @@
  * `name.namespace.svc.` (the first label of the domain), its alt hosts, and `name.` when it is in the
  * proxy's namespace; every other host answers only as itself (with a trailing dot).
  */
-import { formatAddr, is4, parseAddr } from "../capture/netip.js";
+import { formatAddr, is4, parseAddr } from "../netip.js";
 import type { NameInfo, NameTable } from "./name-table.js";
 
 /** Where the proxy lives: its namespace and cluster domain without the namespace (`svc.cluster.local`). */

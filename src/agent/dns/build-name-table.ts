@@ -9,7 +9,7 @@
  */
 
 import { isValidIPAddress } from "../../mesh/validate-net.js";
-import { is4, parseAddr, parsePrefix } from "../capture/netip.js";
+import { is4, parseAddr, parsePrefix } from "../netip.js";
 import type { NameInfo, NameTable } from "./name-table.js";
 
 export interface TableProxy {

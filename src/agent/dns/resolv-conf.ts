@@ -4,7 +4,7 @@
  * port is always 53.
  */
 import { splitHostPort } from "../../go/net.js";
-import { parseAddr } from "../capture/netip.js";
+import { parseAddr } from "../netip.js";
 
 export interface ResolvConf {
   servers: string[];

@@ -7,7 +7,7 @@
  */
 import { Buffer } from "node:buffer";
 import dnsPacket, { type Answer, type Packet, type Question } from "dns-packet";
-import { is4, parseAddr } from "../capture/netip.js";
+import { is4, parseAddr } from "../netip.js";
 import { nameLabels, unpackName } from "./name.js";
 
 export type { Answer, Packet, Question } from "dns-packet";

@@ -4,7 +4,7 @@
  * `--config-yaml`, and the concurrency.
  */
 import { parseProtoDuration } from "../../mesh/duration.js";
-import { AddressError, is4, is4In6, parseAddr } from "../capture/netip.js";
+import { AddressError, is4, is4In6, parseAddr } from "../netip.js";
 
 /** What the agent starts Envoy with (Istio's envoy.ProxyConfig). */
 export interface EnvoyConfig {

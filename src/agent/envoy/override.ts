@@ -5,7 +5,7 @@
  * receives through `--config-yaml` and merges over the bootstrap.
  */
 import { parse as parseYaml } from "yaml";
-import { encodeJSON } from "../../template/sprig/json.js";
+import { encodeJSON } from "../../go/encoding/json.js";
 
 /** An override file that is not YAML/JSON; names the file. */
 export class BootstrapOverrideError extends Error {

@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { freePort, postLocal } from "../../../test/loopback.js";
-import { Agent } from "../process/agent.js";
 import { Logger } from "../process/log.js";
 import { EnvoyProcess, EnvoyStartError } from "./supervisor.js";
 
@@ -74,23 +73,19 @@ function outputOf(proc: EnvoyProcess): { text: string } {
 }
 
 describe("EnvoyProcess", () => {
-  it("ends the agent with Envoy's own exit code", async () => {
-    const { proc, log } = await envoy({ FAKE_ENVOY_EXIT_AFTER_MS: "200", FAKE_ENVOY_EXIT_CODE: "3" });
-    const agent = new Agent([proc], log);
-    await agent.start();
-    const code = await agent.run(new Promise(() => {}));
-    assert.equal(code, 3);
+  it("reports Envoy's own exit code", async () => {
+    const { proc } = await envoy({ FAKE_ENVOY_EXIT_AFTER_MS: "200", FAKE_ENVOY_EXIT_CODE: "3" });
+    await proc.start();
+    assert.equal(await proc.exited, 3);
   });
 
   it("drains inbound listeners, waits the termination drain duration, then kills Envoy", async () => {
-    const { proc, port, lines, log } = await envoy({});
-    const agent = new Agent([proc], log);
-    await agent.start();
+    const { proc, port, lines } = await envoy({});
+    await proc.start();
     const out = outputOf(proc);
     await untilUp(port);
     const started = Date.now();
-    const code = await agent.run(Promise.resolve());
-    assert.equal(code, 0);
+    await proc.stop();
     assert.ok(Date.now() - started >= 300, "waited the drain duration");
     assert.match(out.text, /drain_listeners \?inboundonly&graceful/);
     assert.match(lines.join(""), /Graceful termination period is 300 ms/);

@@ -1,5 +1,5 @@
 /**
- * Envoy as one of the agent's components (pilot-agent's pkg/envoy Agent and proxy): started with
+ * Envoy as the agent runs it (pilot-agent's pkg/envoy Agent and proxy): started with
  * the command line args.ts builds, its output passed through, its exit reported; on stop, drained
  * the way pilot-agent drains it — `POST /drain_listeners?[inboundonly&]graceful`, then either the
  * termination drain duration or, with EXIT_ON_ZERO_ACTIVE_CONNECTIONS, the minimum drain duration
@@ -8,8 +8,7 @@
  * tests' fake one.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import type { Component } from "../process/component.js";
-import type { Logger } from "../process/log.js";
+import type { AgentLog } from "../process/log.js";
 import { ACTIVE_CONNECTIONS_QUERY, type AgentPorts, activeConnections } from "./active-connections.js";
 import { type AdminTarget, drainListeners, getStats } from "./admin.js";
 
@@ -27,7 +26,7 @@ export interface EnvoyProcessOptions {
   admin: AdminTarget;
   ports: AgentPorts;
   drain: { inboundOnly: boolean; terminationDrainMs: number; minDrainMs: number; exitOnZeroActiveConnections: boolean };
-  log: Logger;
+  log: AgentLog;
   /** Where Envoy's output goes: the agent's own stdout/stderr by default. */
   stdio?: "inherit" | "pipe";
 }
@@ -37,7 +36,7 @@ const MAX_POLL_ERRORS = 5;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-export class EnvoyProcess implements Component {
+export class EnvoyProcess {
   readonly name = "envoy";
   readonly exited: Promise<number>;
   private child: ChildProcess | undefined;
@@ -68,6 +67,21 @@ export class EnvoyProcess implements Component {
 
   /** Stop without draining (the status server's `/quitquitquit`). */
   skipDrain(): void {
+    this.skip = true;
+  }
+
+  /**
+   * The status server's `/drain` (pilot-agent's envoy Agent.DrainNow): drain the listeners now,
+   * leaving Envoy running, and skip the drain when stopping later.
+   */
+  async drainNow(): Promise<void> {
+    const o = this.options;
+    o.log.info("Agent draining proxy");
+    try {
+      await drainListeners(o.admin, o.drain.inboundOnly, true);
+    } catch (e) {
+      o.log.warn(`Error in invoking drain listeners endpoint: ${(e as Error).message}`);
+    }
     this.skip = true;
   }
 

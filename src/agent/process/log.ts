@@ -45,7 +45,15 @@ export interface LoggerOptions {
   now?: () => Date;
 }
 
-export class Logger {
+/** The one logging shape the agent's parts are given: a scope's four levels. */
+export interface AgentLog {
+  debug(msg: string): void;
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+export class Logger implements AgentLog {
   private readonly levels: Map<string, Level>;
   private readonly write: (line: string) => void;
   private readonly now: () => Date;

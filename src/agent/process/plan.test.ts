@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { parseAgentArgs } from "../bootstrap/agent-args.js";
 import { Logger, logTime, parseOutputLevels } from "./log.js";
-import { AgentConfigError, envoyEnvironment, pilotSAN, planAgent } from "./plan.js";
+import { envoyEnvironment, pilotSAN, planAgent } from "./plan.js";
 import { AGENT_ISTIO_VERSION } from "./version.js";
 
 const POD = { POD_NAME: "web-1", POD_NAMESPACE: "shop" };
@@ -41,9 +41,14 @@ describe("planAgent", () => {
   it("reads ISTIO_CPU_LIMIT as an int environment variable (strconv.Atoi), 0 when it does not parse", () => {
     const unset = '{"concurrency": null}';
     assert.equal(plan({ PROXY_CONFIG: unset, ISTIO_CPU_LIMIT: "+3" }).proxyConfig.concurrency, 3);
-    for (const bad of ["0x10", "1_000", "2.5", "9223372036854775808"]) {
+    for (const bad of ["0x10", "1_000", "2.5", "9223372036854775808", ""]) {
       const p = plan({ PROXY_CONFIG: unset, ISTIO_CPU_LIMIT: bad });
-      assert.ok(p.warnings.includes(`env ISTIO_CPU_LIMIT="${bad}" is not an integer: using 0`), bad);
+      assert.ok(
+        p.warnings.includes(
+          `env ISTIO_CPU_LIMIT: invalid environment variable value ${JSON.stringify(bad)}, expecting an integer, defaulting to 0`,
+        ),
+        bad,
+      );
     }
   });
 
@@ -84,9 +89,20 @@ describe("planAgent", () => {
     assert.equal(plan({}).disableEnvoy, false);
   });
 
+  it("warns of a variable that does not parse and uses its default, as Istio's pkg/env", () => {
+    const p = plan({ EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "yes please", MINIMUM_DRAIN_DURATION: "soon" });
+    assert.equal(p.drain.exitOnZeroActiveConnections, false);
+    assert.equal(p.drain.minDrainMs, 5000);
+    assert.deepEqual(
+      p.warnings.filter((w) => w.startsWith("env ")),
+      [
+        'env EXIT_ON_ZERO_ACTIVE_CONNECTIONS: invalid environment variable value "yes please", expecting true/false, defaulting to false',
+        'env MINIMUM_DRAIN_DURATION: invalid environment variable value "soon", expecting a duration, defaulting to 5s',
+      ],
+    );
+  });
+
   it("refuses bad input with the variable's name", () => {
-    assert.throws(() => plan({ EXIT_ON_ZERO_ACTIVE_CONNECTIONS: "yes please" }), /env EXIT_ON_ZERO_ACTIVE_CONNECTIONS/);
-    assert.throws(() => plan({ MINIMUM_DRAIN_DURATION: "soon" }), AgentConfigError);
     assert.throws(() => plan({ PROXY_CONFIG: "{" }), /PROXY_CONFIG/);
     assert.throws(
       () => planAgent({ args: parseAgentArgs([], ["proxy"]), env: {}, files: {}, hostIPs: [], binaryVersion: "v" }),

@@ -6,9 +6,6 @@
  * (pilot/cmd/pilot-agent/options, pkg/istio-agent). Bad input is a one-line AgentConfigError.
  */
 
-import { atoi, parseBool } from "../../go/strconv.js";
-import { parseDuration } from "../../go/time/duration.js";
-import { oneLine } from "../../kube/one-line.js";
 import { parseProtoDuration } from "../../mesh/duration.js";
 import type { ProxyConfig } from "../../mesh/index.js";
 import { type AgentArgs, parseGoInt, toInt32 } from "../bootstrap/agent-args.js";
@@ -19,6 +16,7 @@ import { dnsDomain } from "../bootstrap/identity.js";
 import type { MetadataOptions } from "../bootstrap/node-metadata.js";
 import { type BootstrapFeatures, DEFAULT_FEATURES } from "../bootstrap/template-params.js";
 import type { EnvoyConfig } from "../envoy/args.js";
+import { envReader } from "../options/env.js";
 
 /** Input the agent cannot start with; the message names the variable, flag or file. */
 export class AgentConfigError extends Error {
@@ -87,6 +85,8 @@ export interface AgentPlan {
   /** GRPC_XDS_BOOTSTRAP: where the proxyless gRPC bootstrap goes, when set. */
   grpcBootstrapPath?: string;
   drain: DrainPlan;
+  /** `--profiling` (default true): the status server serves /debug/pprof/. */
+  profiling: boolean;
   /** pilot-agent's `--log_output_level` (default `default:info`). */
   logOutputLevel: string;
   warnings: string[];
@@ -94,24 +94,6 @@ export interface AgentPlan {
 
 const DEFAULT_TEMPLATE_PATH = "./var/lib/istio/envoy/envoy_bootstrap_tmpl.json";
 const FIPS_POLICIES = new Set(["fips-140-2", "fips-140-3"]);
-
-function envBool(env: Readonly<Record<string, string>>, name: string, fallback: boolean): boolean {
-  const v = env[name];
-  if (v === undefined || v === "") return fallback;
-  const b = parseBool(v);
-  if (b === undefined) throw new AgentConfigError(`env ${name}=${JSON.stringify(v)}: not a boolean`);
-  return b;
-}
-
-function envDurationMs(env: Readonly<Record<string, string>>, name: string, fallbackMs: number): number {
-  const v = env[name];
-  if (v === undefined || v === "") return fallbackMs;
-  try {
-    return Number(parseDuration(v) / 1_000_000n);
-  } catch (e) {
-    throw new AgentConfigError(`env ${name}=${JSON.stringify(v)}: ${oneLine((e as Error).message)}`);
-  }
-}
 
 /** config.GetPilotSan: ISTIOD_SAN, else the discovery address's host (`localhost` means istiod). */
 export function pilotSAN(discoveryAddress: string, env: Readonly<Record<string, string>>): string {
@@ -128,6 +110,8 @@ function durationMs(d: unknown): number | undefined {
 export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   const { args, env, files } = inputs;
   const warnings: string[] = [];
+  // Istio's pkg/env policy: a value that does not parse is a warning, and the default is used.
+  const read = envReader(env, (w) => warnings.push(w));
   const podName = env.POD_NAME ?? "";
   const podNamespace = env.POD_NAMESPACE ?? "";
   if (podName === "" || podNamespace === "") {
@@ -145,14 +129,8 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
       warnings.push(`failed to read the pod annotations file: ${e.message}; proxy config annotations ignored`);
     }
   }
-  let cpuLimit = 0n;
-  if (env.ISTIO_CPU_LIMIT !== undefined && env.ISTIO_CPU_LIMIT !== "") {
-    // An int environment variable: strconv.Atoi (decimal only), 0 when it does not parse.
-    const { value, err } = atoi(env.ISTIO_CPU_LIMIT);
-    if (err !== undefined)
-      warnings.push(`env ISTIO_CPU_LIMIT=${JSON.stringify(env.ISTIO_CPU_LIMIT)} is not an integer: using 0`);
-    cpuLimit = err === undefined ? value : 0n;
-  }
+  // config.CPULimit: an int environment variable (strconv.Atoi, decimal only), 0 when it does not parse.
+  const cpuLimit = read.int64("ISTIO_CPU_LIMIT", 0n);
   let built: ReturnType<typeof constructProxyConfig>;
   try {
     built = constructProxyConfig({
@@ -185,8 +163,8 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
     if (n === undefined) throw new AgentConfigError(`--stsPort ${JSON.stringify(flags.stsPort)}: not an integer`);
     stsPort = toInt32(n);
   }
-  const exitOnZero = envBool(env, "EXIT_ON_ZERO_ACTIVE_CONNECTIONS", false);
-  const metadataDiscovery = env.METADATA_DISCOVERY ? envBool(env, "METADATA_DISCOVERY", false) : undefined;
+  const exitOnZero = read.bool("EXIT_ON_ZERO_ACTIVE_CONNECTIONS", false);
+  const metadataDiscovery = env.METADATA_DISCOVERY ? read.bool("METADATA_DISCOVERY", false) : undefined;
   const discoveryAddress = pc.discoveryAddress ?? "";
   const mutualTLS = pc.controlPlaneAuthPolicy === "MUTUAL_TLS" || pc.controlPlaneAuthPolicy === 1;
   const metadataOptions: AgentPlan["metadataOptions"] = {
@@ -204,7 +182,7 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
     envoyPrometheusPort: ENVOY_PROMETHEUS_PORT,
     exitOnZeroActiveConnections: exitOnZero,
     metadataDiscovery,
-    envoySkipDeprecatedLogs: envBool(env, "ENVOY_SKIP_DEPRECATED_LOGS", false),
+    envoySkipDeprecatedLogs: read.bool("ENVOY_SKIP_DEPRECATED_LOGS", false),
     workloadIdentitySocketFile: env.WORKLOAD_IDENTITY_SOCKET_FILE || "socket",
     binaryVersion: inputs.binaryVersion,
     annotationsFile: files.annotations,
@@ -212,10 +190,10 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
     dnsProxyAddr: env.DNS_PROXY_ADDR,
   };
   const features: BootstrapFeatures = {
-    deltaXds: envBool(env, "ISTIO_DELTA_XDS", DEFAULT_FEATURES.deltaXds),
-    dualStack: envBool(env, "ISTIO_DUAL_STACK", DEFAULT_FEATURES.dualStack),
-    statusPortProxyProtocol: envBool(env, "ENVOY_STATUS_PORT_ENABLE_PROXY_PROTOCOL", false),
-    stripFragment: envBool(env, "HTTP_STRIP_FRAGMENT_FROM_PATH_UNSAFE_IF_DISABLED", true),
+    deltaXds: read.bool("ISTIO_DELTA_XDS", DEFAULT_FEATURES.deltaXds),
+    dualStack: read.bool("ISTIO_DUAL_STACK", DEFAULT_FEATURES.dualStack),
+    statusPortProxyProtocol: read.bool("ENVOY_STATUS_PORT_ENABLE_PROXY_PROTOCOL", false),
+    stripFragment: read.bool("HTTP_STRIP_FRAGMENT_FROM_PATH_UNSAFE_IF_DISABLED", true),
     hostIP: env.HOST_IP,
   };
   // GetEffectiveTemplatePath, with pilot-agent's --templateFile and ISTIO_BOOTSTRAP over it.
@@ -224,7 +202,7 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
     customConfigFile || (typeof pc.proxyBootstrapTemplatePath === "string" ? pc.proxyBootstrapTemplatePath : "");
   const templatePath = env.ISTIO_BOOTSTRAP || flags.templateFile || templateFromConfig || DEFAULT_TEMPLATE_PATH;
   const terminationDrainMs =
-    durationMs(pc.terminationDrainDuration) ?? envDurationMs(env, "TERMINATION_DRAIN_DURATION_SECONDS", 5000);
+    durationMs(pc.terminationDrainDuration) ?? read.durationMs("TERMINATION_DRAIN_DURATION_SECONDS", 5000);
   return {
     proxyType: args.proxyType,
     id,
@@ -246,18 +224,19 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
       drainDuration: typeof pc.drainDuration === "string" ? pc.drainDuration : undefined,
       concurrency: typeof pc.concurrency === "number" ? pc.concurrency : undefined,
       skipDeprecatedLogs: metadataOptions.envoySkipDeprecatedLogs,
-      enableCoreDump: envBool(env, "ISTIO_ENVOY_ENABLE_CORE_DUMP", false),
+      enableCoreDump: read.bool("ISTIO_ENVOY_ENABLE_CORE_DUMP", false),
       fileFlushInterval: typeof pc.fileFlushInterval === "string" ? pc.fileFlushInterval : undefined,
       fileFlushMinSizeKB: typeof pc.fileFlushMinSizeKb === "number" ? pc.fileFlushMinSizeKb : undefined,
     },
-    disableEnvoy: envBool(env, "DISABLE_ENVOY", false),
+    disableEnvoy: read.bool("DISABLE_ENVOY", false),
     grpcBootstrapPath: env.GRPC_XDS_BOOTSTRAP || undefined,
     drain: {
       inboundOnly: args.proxyType === "sidecar",
       terminationDrainMs,
-      minDrainMs: envDurationMs(env, "MINIMUM_DRAIN_DURATION", 5000),
+      minDrainMs: read.durationMs("MINIMUM_DRAIN_DURATION", 5000),
       exitOnZeroActiveConnections: exitOnZero,
     },
+    profiling: flags.profiling ?? true,
     logOutputLevel: flags.logOutputLevel ?? "default:info",
     warnings,
   };

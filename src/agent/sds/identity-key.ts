@@ -6,7 +6,7 @@
  * goes out only inside an SDS response.
  */
 import { createPrivateKey, webcrypto } from "node:crypto";
-import { loadX509 } from "../../webhook/certs.js";
+import { loadX509 } from "../../node/x509.js";
 
 type KeyPair = webcrypto.CryptoKeyPair;
 

@@ -10,8 +10,9 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { until } from "../testing/until.js";
-import { CA_ROOT_CERT, type SdsServerOptions, startSdsServer, TOKEN_PATH } from "./server.js";
+import { type SdsServerOptions, startSdsServer } from "./server.js";
 import { type FakeCa, startFakeCa } from "./testing/fake-ca.js";
 import { sdsClient } from "./testing/sds-client.js";
 

@@ -16,6 +16,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Server, type ServerDuplexStream, status } from "@grpc/grpc-js";
+import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { messageType, SECRET_TYPE_URL, serviceClient } from "../protos.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { type CaClient, createCaClient } from "./ca-client.js";
@@ -32,9 +33,6 @@ import {
 export type { KeyType } from "./identity-key.js";
 
 export const SDS_SOCKET = "var/run/secrets/workload-spiffe-uds/socket";
-export const TOKEN_PATH = "var/run/secrets/tokens/istio-token";
-/** Where the istio-ca-root-cert config map is mounted (pilot-agent's CA root default). */
-export const CA_ROOT_CERT = "var/run/secrets/istio/root-cert.pem";
 export const FILE_CERTS_DIR = "etc/certs";
 
 /** Key, lifetime, rotation and retry settings are the workload secrets' own (see there). */

@@ -3,7 +3,7 @@
  * certificates for CSRs), made with @peculiar/x509 for the fake CA and the fake istiod.
  */
 import { randomBytes, webcrypto } from "node:crypto";
-import { loadX509 } from "../../webhook/certs.js";
+import { loadX509 } from "../../node/x509.js";
 
 const ALG = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
 

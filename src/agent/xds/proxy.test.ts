@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { status as Status } from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
-import { CA_ROOT_CERT, TOKEN_PATH } from "../sds/server.js";
+import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { createTestCa, type TestCa } from "../testing/pki.js";
 import { until } from "../testing/until.js";
 import { startXdsProxy, type XdsProxy, type XdsProxyOptions } from "./proxy.js";
@@ -156,7 +156,11 @@ describe("XDS proxy with a fake istiod", () => {
   test("PCDS asked after LDS when the trust bundle is taken from it; its CA certificates handed over", async () => {
     const istiod = await startFakeIstiod(pki);
     const bundles: string[][] = [];
-    const proxy = await proxyFor(istiod, { onNameTable: () => {}, onProxyConfig: (pems) => bundles.push(pems) });
+    const proxy = await proxyFor(istiod, {
+      onNameTable: () => {},
+      dynamicProxyConfig: true,
+      onProxyConfig: (pems) => bundles.push(pems),
+    });
     const envoy = adsClient(`unix:${proxy.socketPath}`);
     try {
       envoy.send({ node: NODE, typeUrl: LDS });

@@ -27,8 +27,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Server, type ServerDuplexStream, status as Status, type StatusObject } from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
+import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { serviceClient } from "../protos.js";
-import { CA_ROOT_CERT, TOKEN_PATH } from "../sds/server.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
 import { decodeProxyConfigCaCertificates } from "./proxy-config-decode.js";
@@ -51,9 +51,11 @@ export interface XdsProxyOptions {
   clusterId: string;
   /** The name table sink (DNS proxy on); when absent, NDS is not requested. Throws to NACK. */
   onNameTable?: (table: NameTable) => void;
+  /** `PROXY_CONFIG_XDS_AGENT` (Istio's EnableDynamicProxyConfig): PCDS is taken when this and `onProxyConfig` are set. */
+  dynamicProxyConfig?: boolean;
   /**
-   * The trust bundle sink (`PROXY_CONFIG_XDS_AGENT` with a secret cache): the `caCertificatesPem` of
-   * each ProxyConfig istiod pushes. When absent, PCDS is not requested. Throws to NACK.
+   * The trust bundle sink (the secret cache's UpdateConfigTrustBundle): the `caCertificatesPem` of
+   * each ProxyConfig istiod pushes. Without it or `dynamicProxyConfig`, PCDS is not requested. Throws to NACK.
    */
   onProxyConfig?: (caCertificatesPem: string[]) => void;
   log?: (level: "debug" | "info" | "warn", message: string) => void;
@@ -133,7 +135,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
       counters.nameTables++;
     });
   }
-  if (options.onProxyConfig) {
+  if (options.dynamicProxyConfig && options.onProxyConfig) {
     const sink = options.onProxyConfig;
     handlers.set(PROXY_CONFIG_TYPE, (payload) => {
       sink(decodeProxyConfigCaCertificates(payload));

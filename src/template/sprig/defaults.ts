@@ -4,6 +4,8 @@
  * (json.ts): Marshal for toJson, MarshalIndent with two spaces for toPrettyJson, an Encoder without
  * HTML escaping for toRawJson, and Unmarshal into interface{} for fromJson.
  */
+
+import { decodeJSON, type EncodeOptions, encodeJSON } from "../../go/encoding/json.js";
 import {
   GoError,
   type GoFunc,
@@ -14,7 +16,6 @@ import {
   TypedNil,
   TypedNumber,
 } from "../../go/value.js";
-import { decodeJSON, type EncodeOptions, encodeJSON } from "./json.js";
 
 /** Sprig's `empty`: nil, zero numbers, false, and empty strings/slices/maps; structs never are. */
 export function isEmpty(v: GoValue): boolean {

@@ -13,16 +13,47 @@
  * plus test controls: POST /fake/ready?value=true|false, POST /fake/connections?value=N.
  * Environment: FAKE_ENVOY_READY=true starts ready; FAKE_ENVOY_EXIT_AFTER_MS / FAKE_ENVOY_EXIT_CODE
  * make it exit by itself; FAKE_ENVOY_CONNECTIONS sets the active connections (the drain does not
- * close them: the test does, through /fake/connections).
+ * close them: the test does, through /fake/connections). FAKE_ENVOY_PROBE lists endpoints
+ * (comma-separated: a Unix socket path, relative to the working directory as Envoy's bootstrap
+ * paths are, or `tcp:host:port`) that it tries to connect to at start, when a drain begins and just
+ * before it exits, printing `probe <when> <endpoint> accepts|refuses`; FAKE_ENVOY_EXIT_AFTER_DRAIN_MS
+ * makes it exit 0 that long after a drain began (as Envoy does once its listeners are drained).
  * It prints one line per event on stdout (`fake-envoy: ...`) and its argv as JSON on stderr, which
  * the agent passes through.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { connect } from "node:net";
 
 const argv = process.argv.slice(2);
 process.stderr.write(`fake-envoy argv ${JSON.stringify(argv)}\n`);
 const say = (line) => process.stdout.write(`fake-envoy: ${line}\n`);
+
+/** Whether `endpoint` accepts a connection (within 5 s). */
+function accepts(endpoint) {
+  return new Promise((resolve) => {
+    const tcp = endpoint.startsWith("tcp:") ? endpoint.slice(4) : undefined;
+    const colon = tcp?.lastIndexOf(":") ?? -1;
+    const socket =
+      tcp === undefined
+        ? connect({ path: endpoint })
+        : connect({ host: tcp.slice(0, colon), port: Number(tcp.slice(colon + 1)) });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(5000, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
+}
+
+/** Tries every FAKE_ENVOY_PROBE endpoint, one line each. */
+async function probe(when) {
+  for (const endpoint of (process.env.FAKE_ENVOY_PROBE ?? "").split(",").filter((e) => e !== "")) {
+    say(`probe ${when} ${endpoint} ${(await accepts(endpoint)) ? "accepts" : "refuses"}`);
+  }
+}
 
 const configIndex = argv.indexOf("-c");
 if (configIndex < 0 || argv[configIndex + 1] === undefined) {
@@ -104,7 +135,20 @@ const server = createServer((req, res) => {
       drains.push(url.search);
       draining = true;
       say(`drain_listeners ${url.search}`);
-      return send(200, "OK\n");
+      send(200, "OK\n");
+      return void probe("drain").then(() => {
+        const after = process.env.FAKE_ENVOY_EXIT_AFTER_DRAIN_MS;
+        if (after !== undefined) {
+          setTimeout(
+            () =>
+              void probe("exit").then(() => {
+                say("drained, exiting with 0");
+                process.exit(0);
+              }),
+            Number(after),
+          );
+        }
+      });
     case "POST /quitquitquit":
       say("quitquitquit");
       send(200, "OK\n");
@@ -139,7 +183,7 @@ server.on("error", (e) => {
   process.stderr.write(`fake-envoy: admin listener ${host}:${port}: ${e.message}\n`);
   process.exit(1);
 });
-server.listen(port, host, () => say(`admin listening on ${host}:${port}`));
+void probe("start").then(() => server.listen(port, host, () => say(`admin listening on ${host}:${port}`)));
 
 process.on("SIGTERM", () => {
   say("SIGTERM");

@@ -11,8 +11,13 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import protobuf from "protobufjs";
 
-const deps = join(dirname(createRequire(import.meta.url).resolve("@grpc/grpc-js-xds/package.json")), "deps");
-const INCLUDE = ["envoy-api", "xds", "googleapis", "protoc-gen-validate"].map((d) => join(deps, d));
+const require = createRequire(import.meta.url);
+const deps = join(dirname(require.resolve("@grpc/grpc-js-xds/package.json")), "deps");
+const INCLUDE = [
+  ...["envoy-api", "xds", "googleapis", "protoc-gen-validate"].map((d) => join(deps, d)),
+  // google/protobuf/descriptor.proto, which the validate options import.
+  dirname(require.resolve("protobufjs/package.json")),
+];
 
 export const LISTENER_TYPE = "type.googleapis.com/envoy.config.listener.v3.Listener";
 export const ROUTE_TYPE = "type.googleapis.com/envoy.config.route.v3.RouteConfiguration";

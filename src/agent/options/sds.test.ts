@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { sdsOptionsFromEnv } from "./options-from-env.js";
+import { sdsOptionsFromEnv } from "./sds.js";
 
 test("sdsOptionsFromEnv: Istio's defaults", () => {
   const o = sdsOptionsFromEnv({}, { root: "/r", discoveryAddress: "istiod.istio-system.svc:15012" });
@@ -17,25 +17,28 @@ test("sdsOptionsFromEnv: the variables, and bad values falling back", () => {
   const o = sdsOptionsFromEnv(
     {
       CA_ADDR: "ca:15012",
-      ISTIO_META_CLUSTER_ID: "c2",
       TRUST_DOMAIN: "td",
-      POD_NAMESPACE: "ns1",
       SERVICE_ACCOUNT: "sa1",
       ECC_SIGNATURE_ALGORITHM: "ECDSA",
       SECRET_TTL: "1h30m",
       SECRET_GRACE_PERIOD_RATIO: "0.2",
       OUTPUT_CERTS: "/out",
     },
-    { discoveryAddress: "x:1" },
+    { discoveryAddress: "x:1", namespace: "ns1", clusterId: "c2" },
   );
   assert.deepEqual(
     [o.ca?.address, o.ca?.clusterId, o.trustDomain, o.namespace, o.serviceAccount],
     ["ca:15012", "c2", "td", "ns1", "sa1"],
   );
   assert.deepEqual([o.keyType, o.ttlSeconds, o.graceRatio, o.fileCertsDir], ["ECDSA", 5400, 0.2, "/out"]);
+  const warnings: string[] = [];
   const bad = sdsOptionsFromEnv(
     { SECRET_TTL: "soon", SECRET_GRACE_PERIOD_RATIO: "2", WORKLOAD_RSA_KEY_SIZE: "512" },
-    { discoveryAddress: "x:1" },
+    { discoveryAddress: "x:1", warn: (w) => warnings.push(w) },
   );
   assert.deepEqual([bad.ttlSeconds, bad.graceRatio, bad.rsaBits], [86_400, 0.5, 2048]);
+  // As Istio's pkg/env: a value that does not parse is named in a warning; the default is used.
+  assert.deepEqual(warnings, [
+    'env SECRET_TTL: invalid environment variable value "soon", expecting a duration, defaulting to 24h0m0s',
+  ]);
 });

@@ -4,7 +4,7 @@
  * (numbers become float64). Output and error texts follow Go's, including its scanner's
  * "invalid character ..." messages.
  */
-import { formatFloat, quote } from "../../go/strconv.js";
+import { formatFloat, quote } from "../strconv.js";
 import {
   Complex,
   GoError,
@@ -17,7 +17,7 @@ import {
   TypedNil,
   TypedNumber,
   typeName,
-} from "../../go/value.js";
+} from "../value.js";
 
 // ---- encoding ----------------------------------------------------------------------------------
 

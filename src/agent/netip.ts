@@ -1,9 +1,10 @@
 /**
- * The capture code's view of Go's `net/netip` (ported in go/netip): ParseAddr and ParsePrefix that
- * throw an AddressError carrying Go's message, as Istio's capture code turns netip's errors into
- * failures, plus netip's address methods.
+ * The agent's view of Go's `net/netip` (ported in go/netip), shared by the capture code, the DNS
+ * proxy, Envoy's arguments and the bootstrap: ParseAddr and ParsePrefix that throw an AddressError
+ * carrying Go's message, as Istio's agent code turns netip's errors into failures, plus netip's
+ * address methods.
  */
-import { type Addr, parseAddr as goParseAddr, parsePrefix as goParsePrefix, type Prefix } from "../../go/netip.js";
+import { type Addr, parseAddr as goParseAddr, parsePrefix as goParsePrefix, type Prefix } from "../go/netip.js";
 
 export {
   formatAddr,
@@ -15,7 +16,7 @@ export {
   isLinkLocalUnicast,
   isLoopback,
   unmap,
-} from "../../go/netip.js";
+} from "../go/netip.js";
 
 /** An address: 4 bytes (IPv4) or 16 bytes (IPv6, including IPv4-mapped ones). */
 export type IPAddr = Addr;

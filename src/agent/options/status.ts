@@ -1,0 +1,50 @@
+/**
+ * The status server's slice of the agent's options (pilot-agent's NewStatusServerOptions and the
+ * variables the status server reads): the status and admin ports from the proxy config, the pod's
+ * IP (INSTANCE_IP, first address), the proxy type, ISTIO_KUBE_APP_PROBERS and
+ * ISTIO_PROMETHEUS_ANNOTATIONS (undefined when unset), `--profiling` (default true),
+ * METRICS_LOCALHOST_ACCESS_ONLY, REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION and
+ * ISTIO_ENABLE_HTTP2_PROBING (default true), and whether Envoy runs at all.
+ */
+import type { AgentPlan } from "../process/plan.js";
+import { KUBE_APP_PROBERS_ENV } from "../status/probers.js";
+import { PROMETHEUS_ANNOTATIONS_ENV } from "../status/scrape-config.js";
+import type { StatusServerOptions } from "../status/server.js";
+import type { EnvReader } from "./env.js";
+
+/** What the status server is configured with; the agent adds its narrow port (../process/status-port.ts). */
+export type StatusSlice = Pick<
+  StatusServerOptions,
+  | "host"
+  | "port"
+  | "adminPort"
+  | "envoyPrometheusPort"
+  | "podIP"
+  | "nodeType"
+  | "kubeAppProbers"
+  | "prometheusAnnotations"
+  | "noEnvoy"
+  | "enableProfiling"
+  | "metricsLocalhostOnly"
+  | "legacyLocalhostProbeDestination"
+  | "http2Probing"
+> & { port: number };
+
+export function statusSlice(plan: AgentPlan, read: EnvReader, host?: string): StatusSlice {
+  const pc = plan.proxyConfig;
+  return {
+    host,
+    port: pc.statusPort ?? 15020,
+    adminPort: pc.proxyAdminPort ?? 15000,
+    envoyPrometheusPort: plan.metadataOptions.envoyPrometheusPort,
+    podIP: plan.instanceIPs[0],
+    nodeType: plan.proxyType,
+    kubeAppProbers: read.lookup(KUBE_APP_PROBERS_ENV),
+    prometheusAnnotations: read.lookup(PROMETHEUS_ANNOTATIONS_ENV),
+    noEnvoy: plan.disableEnvoy,
+    enableProfiling: plan.profiling,
+    metricsLocalhostOnly: read.bool("METRICS_LOCALHOST_ACCESS_ONLY", false),
+    legacyLocalhostProbeDestination: read.bool("REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION", false),
+    http2Probing: read.bool("ISTIO_ENABLE_HTTP2_PROBING", true),
+  };
+}
