@@ -7,7 +7,7 @@
 // certificates are in OUTPUT_CERTS on this branch (the agent does not write them yet), so the
 // resources carry no transport socket.
 import assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -20,7 +20,7 @@ import { until } from "../src/agent/testing/until.js";
 import { type FakeIstiod, type IstiodStream, startFakeIstiod } from "../src/agent/xds/testing/fake-istiod.js";
 import { grpcServiceResources } from "../src/agent/xds/testing/grpc-resources.js";
 import { freePort } from "./loopback.js";
-import { repoRoot } from "./meshinject-cli.js";
+import { repoRoot, spawnAgentSidecar } from "./meshinject-cli.js";
 
 const run = promisify(execFile);
 const HOST = "echo.shop.svc.cluster.local";
@@ -90,25 +90,16 @@ describe("proxyless gRPC through the agent's bootstrap and XDS proxy", () => {
       });
     };
     const statusPort = await freePort();
-    agent = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "agent", "proxy", "sidecar", "--root", root, "--status-host", "127.0.0.1"],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH ?? "",
-          POD_NAME: "echo-client-1",
-          POD_NAMESPACE: "shop",
-          INSTANCE_IP: "127.0.0.1",
-          DISABLE_ENVOY: "true",
-          GRPC_XDS_BOOTSTRAP: "/etc/istio/proxy/grpc-bootstrap.json",
-          ISTIO_META_GENERATOR: "grpc",
-          ISTIO_META_CLUSTER_ID: "Kubernetes",
-          PROXY_CONFIG: JSON.stringify({ discoveryAddress: istiod.address, statusPort }),
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    agent = spawnAgentSidecar(root, {
+      POD_NAME: "echo-client-1",
+      POD_NAMESPACE: "shop",
+      INSTANCE_IP: "127.0.0.1",
+      DISABLE_ENVOY: "true",
+      GRPC_XDS_BOOTSTRAP: "/etc/istio/proxy/grpc-bootstrap.json",
+      ISTIO_META_GENERATOR: "grpc",
+      ISTIO_META_CLUSTER_ID: "Kubernetes",
+      PROXY_CONFIG: JSON.stringify({ discoveryAddress: istiod.address, statusPort }),
+    });
     agent.stdout?.on("data", (c) => {
       output += c;
     });
