@@ -183,6 +183,10 @@ export async function readAgentOptions(cl: AgentCommandLine): Promise<AgentOptio
       discoveryAddress,
       clusterId,
       dynamicProxyConfig: read.bool("PROXY_CONFIG_XDS_AGENT", false),
+      keepalive: {
+        timeMs: read.durationMs("GRPC_KEEPALIVE_INTERVAL", 30_000),
+        timeoutMs: read.durationMs("GRPC_KEEPALIVE_TIMEOUT", 10_000),
+      },
     }),
     warnings,
   };

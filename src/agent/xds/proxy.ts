@@ -51,6 +51,11 @@ export interface XdsProxyOptions {
   clusterId: string;
   /** The name table sink (DNS proxy on); when absent, NDS is not requested. Throws to NACK. */
   onNameTable?: (table: NameTable) => void;
+  /**
+   * istiokeepalive.DefaultOption: `GRPC_KEEPALIVE_INTERVAL` and `GRPC_KEEPALIVE_TIMEOUT` (default 30 s
+   * and 10 s), for both Envoy's side and istiod's.
+   */
+  keepalive?: { timeMs: number; timeoutMs: number };
   /** `PROXY_CONFIG_XDS_AGENT` (Istio's EnableDynamicProxyConfig): PCDS is taken when this and `onProxyConfig` are set. */
   dynamicProxyConfig?: boolean;
   /**
@@ -112,6 +117,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   const rootCertPath = options.rootCertPath ?? join(root, CA_ROOT_CERT);
   const tokenPath = options.tokenPath ?? join(root, TOKEN_PATH);
   const rootCertPem = rootCertPath === false ? undefined : readFileSync(rootCertPath);
+  const keepalive = options.keepalive ?? { timeMs: 30_000, timeoutMs: 10_000 };
   const counters: XdsStats = {
     downstreams: 0,
     requests: 0,
@@ -214,6 +220,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
       serverName: options.serverName,
       tokenPath: tokenPath === false ? undefined : tokenPath,
       clusterId: options.clusterId,
+      keepalive,
     });
     con.upstream = upstream;
     let stream: UpstreamStream;
@@ -273,12 +280,12 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   }
 
   // istiogrpc.ServerOptions(istiokeepalive.DefaultOption()): features.MaxConcurrentStreams (100,000),
-  // features.MaxRecvMsgSize (4 MiB), pings every 30 s answered within 10 s.
+  // features.MaxRecvMsgSize (4 MiB), keepalive pings.
   const server = new Server({
     "grpc.max_concurrent_streams": 100_000,
     "grpc.max_receive_message_length": 4 << 20,
-    "grpc.keepalive_time_ms": 30_000,
-    "grpc.keepalive_timeout_ms": 10_000,
+    "grpc.keepalive_time_ms": keepalive.timeMs,
+    "grpc.keepalive_timeout_ms": keepalive.timeoutMs,
   });
   const ads = countingDecoders(
     serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService").service,

@@ -18,6 +18,8 @@ export interface UpstreamOptions {
   /** Token file; absent: no bearer token (plaintext istiod on 15010). */
   tokenPath?: string;
   clusterId: string;
+  /** istiokeepalive.DefaultOption's Time and Timeout (default 30 s and 10 s). */
+  keepalive?: { timeMs: number; timeoutMs: number };
 }
 
 export type UpstreamStream = ClientDuplexStream<Record<string, unknown>, Record<string, unknown>>;
@@ -43,9 +45,9 @@ export function dialUpstream(options: UpstreamOptions): UpstreamConnection {
     "grpc.use_local_subchannel_pool": 1,
     "grpc.max_receive_message_length": UNLIMITED,
     "grpc.max_send_message_length": UNLIMITED,
-    // istiokeepalive.DefaultOption: 30 s between pings, 10 s to answer; 1 MiB windows as Istio dials.
-    "grpc.keepalive_time_ms": 30_000,
-    "grpc.keepalive_timeout_ms": 10_000,
+    // istiogrpc.ClientOptions: keepalive pings, 1 MiB windows.
+    "grpc.keepalive_time_ms": options.keepalive?.timeMs ?? 30_000,
+    "grpc.keepalive_timeout_ms": options.keepalive?.timeoutMs ?? 10_000,
     "grpc-node.flow_control_window": 1 << 20,
   }) as unknown as Record<string, (metadata: Metadata) => UpstreamStream> & {
     close(): void;
