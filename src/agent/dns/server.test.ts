@@ -163,6 +163,13 @@ describe("DNS proxy over real sockets", () => {
       const decoded = dnsPacket.decode(reply);
       assert.equal(decoded.id, 4242);
       assert.equal((decoded.flags ?? 0) & 0xf, 1, "FORMERR");
+      // The request's header turned around (RD kept) with the question miekg had read, no records.
+      assert.equal(decoded.flag_rd, true);
+      assert.deepEqual(
+        decoded.questions?.map((q) => [q.name, q.type]),
+        [["productpage", "A"]],
+      );
+      assert.deepEqual([decoded.answers?.length, decoded.additionals?.length], [0, 0]);
     } finally {
       socket.close();
     }
