@@ -15,16 +15,12 @@ import { DNS_NOT_READY, type DnsProxy, startDnsProxy } from "./server.js";
 import { query } from "./testing/client.js";
 import { dig, digSkip } from "./testing/dig.js";
 import { type FakeResolver, startFakeResolver } from "./testing/fake-resolver.js";
+import { PRODUCTPAGE } from "./testing/tables.js";
 import { RCODE, rcodeOf } from "./wire.js";
 
 const TABLE = {
   table: {
-    "productpage.ns1.svc.cluster.local": {
-      ips: ["9.9.9.9"],
-      registry: "Kubernetes",
-      shortname: "productpage",
-      namespace: "ns1",
-    },
+    ...PRODUCTPAGE,
     "details.ns1.svc.cluster.local": {
       ips: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
       registry: "Kubernetes",

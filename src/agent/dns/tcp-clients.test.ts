@@ -11,17 +11,9 @@ import dnsPacket from "dns-packet";
 import { type DnsProxy, startDnsProxy } from "./server.js";
 import { dig, digSkip } from "./testing/dig.js";
 import { type FakeResolver, startFakeResolver } from "./testing/fake-resolver.js";
+import { PRODUCTPAGE } from "./testing/tables.js";
 
-const TABLE = {
-  table: {
-    "productpage.ns1.svc.cluster.local": {
-      ips: ["9.9.9.9"],
-      registry: "Kubernetes",
-      shortname: "productpage",
-      namespace: "ns1",
-    },
-  },
-};
+const TABLE = { table: PRODUCTPAGE };
 
 /** Resolves once every socket has been closed (by the server: the test closes none before). */
 function allClosed(sockets: Socket[], boundMs: number): Promise<number> {
