@@ -10,7 +10,7 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: package.json's "prepare" would build before the sources are copied in.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build.mjs ./scripts/build.mjs
+COPY scripts/build.mjs scripts/cli-entry.cjs ./scripts/
 COPY src ./src
 # Compile, then drop the dev dependencies (TypeScript, test tools) from node_modules.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

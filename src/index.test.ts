@@ -144,7 +144,7 @@ describe("uninject", () => {
     const back = uninject(injector, inject(injector, deployment({ "prometheus.io/scrape": "true" })));
     const pod = back.spec?.template;
     assert.deepEqual(pod?.metadata, { labels: { app: "web" }, annotations: { "prometheus.io/scrape": "true" } });
-    assert.deepEqual(pod?.spec?.containers, [{ name: "web", image: "nginx", resources: {} }]);
+    assert.deepEqual(pod?.spec?.containers, [{ name: "web", image: "nginx" }]);
     assert.equal(pod?.spec?.initContainers, undefined);
     assert.equal(pod?.spec?.volumes, undefined);
     const yaml = uninjectYaml(injector, injectYaml(injector, JSON.stringify(deployment())));

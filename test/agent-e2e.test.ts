@@ -17,17 +17,12 @@ import { createServer as createTcpServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import * as grpc from "@grpc/grpc-js";
 import { parse as parseYaml } from "yaml";
 import { formatDownwardAPI } from "../src/agent/bootstrap/downward-api.js";
 import { expandVars } from "../src/agent/expand.js";
-import {
-  decodeHealthCheckRequest,
-  encodeHealthCheckResponse,
-  HEALTH_CHECK_METHOD,
-} from "../src/agent/status/grpc-health.js";
 import { injectYaml, loadInjectorConfig } from "../src/index.js";
 import { splitYamlStream } from "../src/kube/stream.js";
+import { startHealthServer } from "./grpc-health.js";
 import { freePort, postLocal } from "./loopback.js";
 import { repoRoot } from "./meshinject-cli.js";
 import { writePodSecrets } from "./pod-secrets.js";
@@ -95,23 +90,9 @@ describe("meshinject agent, end to end with an injected workload", () => {
     closers.push(() => new Promise((r) => http.close(() => r())));
     tcpServer = createTcpServer((s) => s.end());
     await new Promise<void>((r) => tcpServer.listen(ports.tcp, "127.0.0.1", r));
-    const g = new grpc.Server();
-    g.register(
-      HEALTH_CHECK_METHOD,
-      (
-        _call: grpc.ServerUnaryCall<{ service: string }, { status: number }>,
-        cb: grpc.sendUnaryData<{ status: number }>,
-      ) => cb(null, { status: grpcStatus }),
-      encodeHealthCheckResponse,
-      decodeHealthCheckRequest,
-      "unary",
-    );
-    await new Promise<void>((resolve, reject) =>
-      g.bindAsync(`127.0.0.1:${ports.grpc}`, grpc.ServerCredentials.createInsecure(), (e) =>
-        e ? reject(e) : resolve(),
-      ),
-    );
-    closers.push(async () => g.forceShutdown());
+    // gRPC health encoded by @grpc/proto-loader, not by the agent's own grpc-health.ts.
+    const g = await startHealthServer(() => grpcStatus, ["127.0.0.1"], ports.grpc);
+    closers.push(async () => g.close());
 
     // The workload, injected by our kube-inject.
     const workload = `apiVersion: apps/v1

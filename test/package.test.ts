@@ -80,6 +80,30 @@ describe("the meshinject binary (package.json bin, built)", { skip }, () => {
   });
 });
 
+describe("the packed tarball (npm pack)", () => {
+  it("holds the licence, the notice, the changelog, the contributing guide and the README", async () => {
+    const r = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const [pack] = JSON.parse(r.stdout) as { files: { path: string }[] }[];
+    const paths = new Set(pack?.files.map((f) => f.path));
+    for (const file of ["LICENSE", "NOTICE", "CHANGELOG.md", "CONTRIBUTING.md", "README.md", "package.json"]) {
+      assert.ok(paths.has(file), `${file} is not in the tarball`);
+    }
+    // The licence package.json names, in full; the notice credits the Istio templates ours derive from.
+    const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as { license: string };
+    assert.equal(pkg.license, "Apache-2.0");
+    const license = await readFile(join(repoRoot, "LICENSE"), "utf8");
+    assert.match(license, /^\s*Apache License\n\s*Version 2\.0, January 2004\n/);
+    assert.match(license, /END OF TERMS AND CONDITIONS/);
+    assert.ok(license.length > 11_000, "not the full text");
+    const notice = await readFile(join(repoRoot, "NOTICE"), "utf8");
+    assert.match(notice, /derived from the injection templates and values of Istio[\s\S]*Apache License, Version 2\.0/);
+  });
+});
+
 describe("package.json", () => {
   it("asks for Node 20.19 or later (require of ES modules), as the README says", async () => {
     const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
@@ -222,6 +246,20 @@ describe("the built binary (dist/cli/main.js)", { skip }, () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("ships no test fakes or fixtures (testing/, testdata/)", { skip }, async () => {
+    const shipped: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        if (!entry.isDirectory()) continue;
+        const path = join(dir, entry.name);
+        if (entry.name === "testing" || entry.name === "testdata") shipped.push(path.slice(repoRoot.length + 1));
+        else await walk(path);
+      }
+    };
+    await walk(join(repoRoot, "dist"));
+    assert.deepEqual(shipped, []);
   });
 
   it("prints its version and a user error as one line", async () => {

@@ -17,7 +17,11 @@ import { judgeGolden, metadataOptionsOf } from "./bootstrap-golden.js";
 const CORPUS = new URL("../../../shared/conformance/bootstrap/", import.meta.url);
 const present = existsSync(new URL("bootstrap-golden.json", CORPUS));
 
-describe("built-in bootstrap template", { skip: present ? false : "the bootstrap corpus is not present" }, () => {
+describe("built-in bootstrap template", {
+  skip: present
+    ? false
+    : 'the bootstrap conformance corpus is absent: it is generated from Istio\'s sources and placed beside the clone as ../shared/conformance (README, "Conformance")',
+}, () => {
   it("renders what Istio's template renders, for every golden's parameters", async () => {
     const golden = JSON.parse(await readFile(new URL("bootstrap-golden.json", CORPUS), "utf8"));
     const istio = await readFile(new URL(golden.template.file, CORPUS), "utf8");

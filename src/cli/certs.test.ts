@@ -226,6 +226,31 @@ describe("meshinject certs / webhook-config", async () => {
     }
   });
 
+  it("--host and --ip add names and addresses to the serving certificate; bad ones are refused", async () => {
+    const local = join(dir, "local");
+    const r = await meshinject("certs", "--out-dir", local, "--host", "localhost", "--ip", "127.0.0.1", "--ip", "::1");
+    assert.equal(r.code, 0, r.stderr);
+    const leaf = new X509Certificate(await readFile(join(local, "tls.crt")));
+    const sans = (leaf.subjectAltName ?? "").split(", ");
+    for (const san of [
+      "DNS:istio-sidecar-injector.istio-system.svc",
+      "DNS:localhost",
+      "IP Address:127.0.0.1",
+      "IP Address:0:0:0:0:0:0:0:1",
+    ]) {
+      assert.ok(sans.includes(san), `${san} not in ${leaf.subjectAltName}`);
+    }
+    assert.ok(leaf.checkIP("127.0.0.1"));
+    assert.match(r.stdout, /serving certificate for .*localhost, 127\.0\.0\.1, ::1,/);
+    assert.match(r.stdout, new RegExp(`meshinject serve --cert-dir ${local} --port 9443`));
+    const bad = await meshinject("certs", "--out-dir", join(dir, "bad"), "--ip", "localhost");
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stderr, 'meshinject: ip "localhost" is not an IPv4 or IPv6 address\n');
+    const badHost = await meshinject("certs", "--out-dir", join(dir, "bad"), "--host", "Web_1");
+    assert.equal(badHost.code, 1);
+    assert.match(badHost.stderr, /^meshinject: host "Web_1" is not a DNS name/);
+  });
+
   it("marks --out-dir as required in the help", async () => {
     const r = await meshinject("certs", "--help");
     assert.match(r.stdout, /--out-dir <dir>[^-]*\(required\)/);

@@ -30,6 +30,10 @@ export interface CertsCliOptions {
   caCert?: string;
   caKey?: string;
   force?: boolean;
+  /** Extra DNS names of the serving certificate (repeatable). */
+  host?: string[];
+  /** IP addresses of the serving certificate (repeatable). */
+  ip?: string[];
 }
 
 /** An error for the user (exit code 1, one line). */
@@ -70,6 +74,8 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
     now,
     keyType: opts.keyType as KeyType,
     clusterDomain: opts.clusterDomain,
+    hosts: opts.host ?? [],
+    ips: opts.ip ?? [],
   };
   if (opts.caCert !== undefined && opts.caKey !== undefined) {
     options.ca = { certPem: await readPem(opts.caCert, "CA certificate"), keyPem: await readPem(opts.caKey, "CA key") };
@@ -102,17 +108,34 @@ export async function runCerts(opts: CertsCliOptions, now: Date = new Date()): P
     }
   }
   const dir = opts.outDir;
+  const names = [...result.dnsNames, ...result.ipAddresses];
   return [
     `wrote ${files.map(([name]) => join(dir, name)).join(", ")}`,
-    `serving certificate for ${result.dnsNames.join(", ")}, valid ${options.days} days (until ${day(result.notAfter)})`,
+    `serving certificate for ${names.join(", ")}, valid ${options.days} days (until ${day(result.notAfter)})`,
     `CA ${result.caKeyPem === undefined ? "reused" : "created"}, valid until ${day(result.caNotAfter)}`,
     "next:",
     `  kubectl -n ${opts.namespace} create secret tls ${service}-certs --cert ${join(dir, "tls.crt")} --key ${join(dir, "tls.key")}`,
     `  kubectl -n ${opts.namespace} label secret ${service}-certs app.kubernetes.io/part-of=meshinject   # for the labelled uninstall`,
     `  meshinject webhook-config${revisionFlag} --namespace ${opts.namespace} --service ${service} --ca-bundle-file ${join(dir, "ca.crt")} | kubectl apply -f -`,
+    ...localTry(dir, result.dnsNames, result.ipAddresses),
     "",
   ].join("\n");
 }
+
+/**
+ * How to try the certificate on this machine, when it names a local address: `serve --cert-dir`
+ * (it logs the matching curl command; the CA is ca.crt beside tls.crt).
+ */
+function localTry(dir: string, dnsNames: readonly string[], ips: readonly string[]): string[] {
+  const host = ips.find((ip) => ip === "127.0.0.1" || ip === "::1") ?? dnsNames.find((n) => n === "localhost");
+  if (host === undefined) return [];
+  return [
+    "try it on this machine (serve logs the curl command to call it with):",
+    `  meshinject serve --cert-dir ${dir} --port 9443`,
+  ];
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -124,12 +147,15 @@ export const CERTS_HELP = `
 Creates a CA and a serving certificate for the webhook Service's DNS names (SVC, SVC.NS, SVC.NS.svc,
 SVC.NS.svc.cluster.local), signed by it: OUT_DIR/ca.crt and ca.key (the CA), tls.crt and tls.key
 (the serving pair, for a kubernetes.io/tls Secret). ca.crt is the webhook configuration's caBundle.
-The CA lives 10 years (--ca-days), the serving certificate 90 days (--days). To renew the serving
-certificate without changing the caBundle, pass the CA back with --ca-cert and --ca-key. OUT_DIR is
-created with mode 0700, the keys 0600; keep ca.key out of the cluster and out of version control.
+--host and --ip add names and addresses to the serving certificate (--ip 127.0.0.1 to call a
+local \`meshinject serve --cert-dir OUT_DIR\` with curl --cacert OUT_DIR/ca.crt). The CA lives
+10 years (--ca-days), the serving certificate 90 days (--days). To renew the serving certificate
+without changing the caBundle, pass the CA back with --ca-cert and --ca-key. OUT_DIR is created
+with mode 0700, the keys 0600; keep ca.key out of the cluster and out of version control.
 
 Examples:
   meshinject certs --out-dir certs
+  meshinject certs --out-dir certs --host localhost --ip 127.0.0.1   # also for a local serve
   meshinject certs --out-dir certs-renewed --ca-cert certs/ca.crt --ca-key certs/ca.key   # renewal
 `;
 
@@ -155,6 +181,8 @@ export function registerCerts(program: Command, io: CliIo): void {
     .option("--cluster-domain <domain>", "the cluster's DNS domain", "cluster.local")
     .option("--ca-cert <file>", "sign with this existing CA certificate (with --ca-key)")
     .option("--ca-key <file>", "the existing CA's PKCS#8 key")
+    .option("--host <name>", "another DNS name for the serving certificate (repeatable)", collect)
+    .option("--ip <address>", "an IP address for the serving certificate (repeatable)", collect)
     .option("--force", "replace existing files")
     .addHelpText("after", CERTS_HELP)
     .action((opts: CertsCliOptions) => runCertsCommand(opts, io));

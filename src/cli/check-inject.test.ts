@@ -221,9 +221,59 @@ describe("meshinject check-inject", () => {
       "--namespace-file",
       "ns.yaml",
     ]);
-    assertFailed(
-      elsewhere,
-      /^meshinject: p\.yaml: document 1 \(Pod "web"\): namespace "dev" is not in --namespace-file \(it has shop\)/,
+    // The only workload cannot be decided: reported as such, and the run fails (nothing decided).
+    assert.equal(elsewhere.failed, true);
+    assert.match(
+      section(elsewhere.stdout, "# Pod dev/web"),
+      /^verdict: undecided: namespace "dev" is not in --namespace-file \(it has shop\), so its labels are unknown; add that Namespace to the file \(kubectl get ns dev -o yaml\)$/m,
+    );
+    assert.equal(
+      elsewhere.stderr,
+      'meshinject: none of the 1 workload(s) could be decided; see "verdict: undecided" in the report\n',
+    );
+  });
+
+  it("a workload that cannot be decided is marked with why; the others are still reported", async () => {
+    const ns = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels:\n    istio-injection: enabled\n";
+    const files = {
+      "p.yaml": `${pod("web", "  namespace: shop\n")}---\n${pod("api", "  namespace: other\n")}---\n${pod("db", "  namespace: shop\n  labels: {version: 2}\n")}`,
+      "ns.yaml": ns,
+    };
+    const args = ["-f", "p.yaml", "--namespace-file", "ns.yaml"];
+    const r = await run(files, args);
+    assert.equal(r.failed, false, r.stderr);
+    assert.match(line(section(r.stdout, "# Pod shop/web"), "verdict:") ?? "", /^verdict: injected by namespace\./);
+    assert.match(
+      section(r.stdout, "# Pod other/api"),
+      /^verdict: undecided: namespace "other" is not in --namespace-file \(it has shop\)/m,
+    );
+    assert.match(
+      section(r.stdout, "# Pod shop/db"),
+      /^verdict: undecided: metadata\.labels\["version"\] must be a string/m,
+    );
+    assert.equal(
+      r.stderr,
+      'meshinject: warning: 2 of the 3 workload(s) could not be decided; see "verdict: undecided" in the report\n',
+    );
+    // Asked to: exit code 1 for the undecided ones, the same report.
+    const strict = await run(files, [...args, "--exit-code"]);
+    assert.equal(strict.failed, true);
+    assert.equal(strict.stdout, r.stdout);
+    // As data: the decided ones and the undecided ones, each with where it is.
+    const json = JSON.parse((await run(files, [...args, "-o", "json"])).stdout) as {
+      workloads: { workload: string }[];
+      undecided: { workload: string; where: string; undecided: string }[];
+    };
+    assert.deepEqual(
+      json.workloads.map((w) => w.workload),
+      ["Pod shop/web"],
+    );
+    assert.deepEqual(
+      json.undecided.map((w) => [w.workload, w.where]),
+      [
+        ["Pod other/api", 'p.yaml: document 2 (Pod "api")'],
+        ["Pod shop/db", 'p.yaml: document 3 (Pod "db")'],
+      ],
     );
   });
 
@@ -297,21 +347,32 @@ describe("meshinject check-inject", () => {
   });
 
   it("errors name the document and the cause, on one line", async () => {
+    // A workload that cannot be decided is reported so, and with none decided the run fails.
+    const undecided = (r: Run, header: string, why: RegExp) => {
+      assert.equal(r.failed, true);
+      assert.match(section(r.stdout, header), why);
+      assert.match(
+        r.stderr,
+        /^meshinject: none of the 1 workload\(s\) could be decided; see "verdict: undecided" in the report\n$/,
+      );
+    };
     const unquoted = pod("web", "  labels: {sidecar.istio.io/inject: false}\n");
-    assertFailed(
+    undecided(
       await run({ "p.yaml": unquoted }, ["-f", "p.yaml"]),
-      /^meshinject: p\.yaml: document 1 \(Pod "web"\): metadata\.labels\["sidecar\.istio\.io\/inject"\] must be a string, got boolean \(quote it: "false"/,
+      "# Pod default/web",
+      /^verdict: undecided: metadata\.labels\["sidecar\.istio\.io\/inject"\] must be a string, got boolean \(quote it: "false"/m,
     );
     assertFailed(
       await run({ "bad.yaml": "kind: Pod\nmetadata: [\n" }, ["-f", "bad.yaml"]),
       /^meshinject: bad\.yaml: document 1: /,
     );
-    assertFailed(
+    undecided(
       await run({ "d.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {}\n" }, [
         "-f",
         "d.yaml",
       ]),
-      /^meshinject: d\.yaml: document 1 \(Deployment "web"\): .*spec\.template is missing/,
+      "# Deployment default/web",
+      /^verdict: undecided: .*spec\.template is missing/m,
     );
     assertFailed(
       await run({ "s.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n" }, ["-f", "s.yaml"]),

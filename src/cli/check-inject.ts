@@ -55,6 +55,7 @@ interface CheckInjectCliOptions {
   namespaceFile?: string;
   webhookConfig?: string[];
   injectConfigFile?: string;
+  exitCode?: boolean;
 }
 
 /** The shared `-f` option, described for this command (the manifest need not be injected; a live object may stand instead). */
@@ -106,14 +107,19 @@ webhook configurations installed (kubectl get mutatingwebhookconfigurations -o y
 config (the config key of istio-sidecar-injector, or the ConfigMap): without --injectConfigFile, the
 built-in default (policy enabled, no selectors); give the one of the revision whose webhook is called.
 The API server's kubernetes.io/metadata.name label is added to the namespace's labels where missing.
-Assumed defaults are noted at the top of the output. Errors name the document (Kind "name") and the
-cause, and exit with code 1.
+Assumed defaults are noted at the top of the output. A workload that cannot be decided (its
+namespace is not in --namespace-file, a label value is not a string, the workload is invalid) is
+reported with "verdict: undecided: WHY" and the others still are; the exit code is 1 only when no
+workload could be decided, or with --exit-code when any could not. An input that cannot be read
+is one error line naming the file (and the document), with exit code 1.
 
 Live: name an object (deployment/web, pod/web-1, statefulset/db, ...) or -l SELECTOR (pods) instead
 of -f, with -n, and the workload, its namespace, the installed MutatingWebhookConfigurations and the
 injector config (ConfigMap istio-sidecar-injector in -i, default istio-system) are read from the
 cluster of the kube context (--kubeconfig, --context), as istioctl x check-inject does; files given
 with --webhook-config or --injectConfigFile still win. -o json prints the same findings as data.
+
+As in istioctl, \`meshinject x check-inject\` is the same command.
 
 Examples:
   meshinject check-inject deployment/web -n shop
@@ -137,6 +143,7 @@ export function checkInjectCommand(io: ManifestCommandIO): Command {
     .addOption(namespaceOption())
     .option("-l, --selector <k=v,...>", "check the live pods this label selector matches in the namespace")
     .option("-o, --output <format>", "text (default) or json", "text")
+    .option("--exit-code", "exit with code 1 when some workload cannot be decided (it always does when none can)")
     .option(
       "-i, --istioNamespace <ns>",
       "the cluster's Istio namespace, for the injector config (default istio-system)",
@@ -245,10 +252,21 @@ export function checkInjectCommand(io: ManifestCommandIO): Command {
             alwaysInjectSelector: config.alwaysInjectSelector,
           },
           notes,
+          undecided: true,
         });
         for (const warning of report.warnings) io.stderr(`meshinject: warning: ${warning}\n`);
-        if (opts.output === "json") io.stdout(`${JSON.stringify({ notes, workloads: report.workloads }, null, 2)}\n`);
+        const { workloads, undecided } = report;
+        if (opts.output === "json") io.stdout(`${JSON.stringify({ notes, workloads, undecided }, null, 2)}\n`);
         else io.stdout(report.text);
+        if (undecided.length > 0) {
+          const all = workloads.length === 0;
+          const what = all
+            ? `none of the ${undecided.length} workload(s) could be decided`
+            : `warning: ${undecided.length} of the ${undecided.length + workloads.length} workload(s) could not be decided`;
+          io.stderr(`meshinject: ${what}; see "verdict: undecided" in the report\n`);
+          // Nothing decided is a failed run; some undecided only when asked (--exit-code).
+          if (all || opts.exitCode === true) io.fail();
+        }
       }),
     );
 }

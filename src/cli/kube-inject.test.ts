@@ -220,7 +220,19 @@ describe("meshinject kube-inject", async () => {
 
   it("warns when a values file has no global.proxy (values replace the built-in ones whole)", async () => {
     const r = await meshinject(["-f", path("app.yaml"), "--valuesFile", path("values-partial.yaml")]);
-    assert.match(r.stderr, /^meshinject: warning: .*values-partial\.yaml has no global\.proxy: .*config dump/m);
+    assert.match(
+      r.stderr,
+      /^meshinject: warning: .*values-partial\.yaml has no global\.proxy, which the templates read: .*config dump/m,
+    );
+    // The document the templates then fail on says which key is missing, not only Go's unmarshal error.
+    assert.equal(r.code, 1);
+    const error = r.stderr
+      .split("\n")
+      .find((l) => l.startsWith("meshinject: ") && !l.startsWith("meshinject: warning:"));
+    assert.match(
+      error ?? "",
+      /^meshinject: .*app\.yaml: document 1 .*; .*values-partial\.yaml has no global\.proxy, which the templates read/,
+    );
   });
 
   it("with --revision and the built-in config, points the proxy at that revision's istiod", async () => {

@@ -32,10 +32,12 @@ export class KubeInjectError extends Error {
  * The error to show for a failure while reading the documents or the configuration: it names the
  * one document (or configuration file) at fault.
  */
-export function documentFailure(e: unknown, filename: string, io: CliIo): unknown {
+export function documentFailure(e: unknown, filename: string, io: CliIo, hint?: string): unknown {
   if (e instanceof DocumentError) {
     if (io.env.MESHINJECT_DEBUG && e.cause instanceof Error) io.stderr.write(`${e.cause.stack}\n`);
-    return new KubeInjectError(`${inputName(filename)}: ${e.message}`);
+    // A document the injector failed on (it has a cause; unreadable YAML has none) may fail for the hint's reason.
+    const why = hint !== undefined && e.cause !== undefined ? `; ${hint}` : "";
+    return new KubeInjectError(`${inputName(filename)}: ${e.message}${why}`);
   }
   if (e instanceof ConfigError) return new KubeInjectError(oneLine(e.message));
   return e;
@@ -75,12 +77,13 @@ export async function streamCliResult(
   input: AsyncIterable<string>,
   each: (raw: RawDocument, index: number) => string | Promise<string>,
   io: CliIo,
+  hint?: string,
 ): Promise<void> {
   try {
     await streamManifestResult(opts, input, each, (message) => new KubeInjectError(message), io);
   } catch (e) {
     if (e instanceof InputError) throw new InjectorFlagsError(e.message);
-    throw documentFailure(streamError(e), opts.filename, io);
+    throw documentFailure(streamError(e), opts.filename, io, hint);
   }
 }
 
@@ -93,8 +96,10 @@ export async function runKubeInject(opts: KubeInjectCliOptions, io: CliIo): Prom
   // the other warnings (what Istio logs as it goes) are printed at once, naming the document.
   const skipped: string[] = [];
   let injector: DocumentInjector;
+  let hint: string | undefined;
   try {
     const loaded = loadCliInjector(sources, opts.valuesFile, io);
+    hint = loaded.missingValues;
     injector = new DocumentInjector({
       settings: loaded.settings,
       config: loaded.config,
@@ -111,7 +116,7 @@ export async function runKubeInject(opts: KubeInjectCliOptions, io: CliIo): Prom
   }
   // Templates calling getHostByName: each document's names are resolved and it is injected again.
   const host = processTemplateHost(io.env);
-  await streamCliResult(opts, input, (raw) => injector.documentResolving(raw, host), io);
+  await streamCliResult(opts, input, (raw) => injector.documentResolving(raw, host), io, hint);
   injector.end();
   if (skipped.length > 0) io.stderr.write(`\n${skipped.map((line) => `${line}\n`).join("")}`);
 }

@@ -97,13 +97,14 @@ export async function readInput(path: string, what: string, io: CliIo): Promise<
 }
 
 /**
- * A warning for a values file without `global.proxy`: values replace the built-in ones whole (as
- * Istio's do), so a file holding only the settings to change leaves the templates without the proxy
- * settings, and the failure would otherwise show up as an error about the input document.
+ * What a values file lacks that the built-in templates read, said with the way out: values replace
+ * the built-in ones whole (as Istio's do), so a file holding only the settings to change leaves the
+ * templates without the proxy settings, and the failure would otherwise show up only as an error
+ * about the input document (a Go unmarshal message). Undefined when `global.proxy` is there.
  */
-function partialValuesWarning(file: string | undefined, values: Record<string, unknown>): string | undefined {
+function missingValues(file: string | undefined, values: Record<string, unknown>): string | undefined {
   if (valueAt(values, "global.proxy") !== undefined) return undefined;
-  return `meshinject: warning: ${file ?? "the values"} has no global.proxy: a values file replaces the built-in values whole, as in Istio; start from \`meshinject config dump\`'s values.json and change it\n`;
+  return `${file ?? "the values"} has no global.proxy, which the templates read: a values file replaces the built-in values whole, as in Istio; start from \`meshinject config dump\`'s values.json and change it`;
 }
 
 /**
@@ -175,15 +176,20 @@ export async function injectorSources(opts: InjectorFlags, io: CliIo): Promise<C
  * Loads the injector from `sources` with the run's environment (the templates' `env`, Istio's
  * COMPLIANCE_POLICY), printing its warnings. Throws ConfigError for a malformed configuration.
  */
-export function loadCliInjector(sources: InjectorSources, valuesFlag: string | undefined, io: CliIo): LoadedInjector {
+export function loadCliInjector(
+  sources: InjectorSources,
+  valuesFlag: string | undefined,
+  io: CliIo,
+): LoadedInjector & { missingValues?: string } {
   const loaded = loadInjector(sources, {
     env: (name) => io.env[name],
     compliancePolicy: io.env.COMPLIANCE_POLICY ?? "",
   });
   for (const warning of loaded.warnings ?? []) io.stderr.write(`meshinject: warning: ${warning}\n`);
-  const partial = partialValuesWarning(sources.names?.values, loaded.settings.values.json);
-  if (valuesFlag && partial !== undefined) io.stderr.write(partial);
-  return loaded;
+  const missing = valuesFlag ? missingValues(sources.names?.values, loaded.settings.values.json) : undefined;
+  if (missing === undefined) return loaded;
+  io.stderr.write(`meshinject: warning: ${missing}\n`);
+  return { ...loaded, missingValues: missing };
 }
 
 /**
@@ -209,6 +215,11 @@ export function addInjectorOptions(command: Command, what: string): Command {
     .option("-i, --istioNamespace <ns>", "the cluster's Istio namespace (implies --from-cluster; default istio-system)")
     .option("--injectConfigMapName <name>", "ConfigMap of the injector config and values (implies --from-cluster)")
     .option("--meshConfigMapName <name>", "ConfigMap of the mesh config (implies --from-cluster)")
+    .option(
+      "--webhookConfig <name>",
+      "istioctl's MutatingWebhookConfiguration name, accepted for its scripts: meshinject reads the ConfigMaps instead (istioctl's fallback), so it is not used",
+      "istio-sidecar-injector",
+    )
     .option("--kubeconfig <file>", "kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, or in-cluster)")
     .option("--context <name>", "kubeconfig context to use (default: the current one)")
     .option("--request-timeout <seconds>", "how long one request to the API server may take (default 15)")

@@ -24,6 +24,40 @@ describe("meshinject", async () => {
     assert.match(render.stdout, /\.Values/);
   });
 
+  it("version: meshinject's (package.json's) and the Istio release it follows; --short only ours", async () => {
+    const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { version: string };
+    const r = await meshinject("version");
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      new RegExp(`^meshinject version: ${pkg.version.replaceAll(".", "\\.")}\nistio version: \\d+\\.\\d+\\.\\d+\n$`),
+    );
+    const short = await meshinject("version", "--short");
+    assert.equal(short.stdout, `${pkg.version}\n`);
+  });
+
+  it("x check-inject (istioctl's experimental group) is check-inject; x with another command says what it has", async () => {
+    const curl = join(root, "examples/curl.yaml");
+    const direct = await meshinject("check-inject", "-f", curl);
+    for (const group of ["x", "experimental"]) {
+      const aliased = await meshinject(group, "check-inject", "-f", curl);
+      assert.deepEqual(aliased, direct, group);
+    }
+    const other = await meshinject("x", "precheck");
+    assert.equal(other.code, 1);
+    assert.equal(
+      other.stderr,
+      "meshinject: x (istioctl experimental): meshinject has check-inject there (meshinject x check-inject)\n",
+    );
+  });
+
+  it("kube-inject accepts istioctl's --webhookConfig NAME", async () => {
+    const curl = join(root, "examples/curl.yaml");
+    const r = await meshinject("kube-inject", "-f", curl, "--webhookConfig", "istio-sidecar-injector-canary");
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, (await meshinject("kube-inject", "-f", curl)).stdout);
+  });
+
   it("renders the example exactly as Go's text/template + Sprig does", async () => {
     const r = await meshinject("template", "render", "-f", tmpl, "--values", values);
     assert.equal(r.stderr, "");

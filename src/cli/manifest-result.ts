@@ -2,59 +2,24 @@
  * Writing what a manifest command (kube-inject, uninject) makes of its input, one document at a
  * time as it is read: each result (or with --diff its unified diff, coloured on a terminal) goes to
  * stdout as soon as it is done, waiting when stdout is slower than the injection (and stopping
- * quietly when its reader has gone, as after `| head`); or into the -o
- * file, which only appears, complete, when the last document is done (a temporary file renamed
- * over it; removed on any error). Nothing but the current document is held.
+ * quietly when its reader has gone, as after `| head`); or to -o (output-target.ts): a regular
+ * file only appears, complete, when the last document is done (a temporary file renamed over it;
+ * removed on any error), a device or FIFO is written as the documents come. Nothing but the
+ * current document is held.
  */
 
 import { colourDiff, documentDiff } from "../kube/document-diff.js";
 import { DOCUMENT_TERMINATOR, mapYamlStream, type RawDocument } from "../kube/stream.js";
-import type { CliIo, CliWriter } from "./io.js";
+import type { CliIo } from "./io.js";
 import { inputName } from "./manifest-command.js";
-import { AtomicFile, WriteError } from "./output.js";
+import { WriteError } from "./output.js";
+import { type OutputSink, openOutput, writerSink } from "./output-target.js";
 import { readInputPieces } from "./read-input.js";
 
 export interface ResultFlags {
   filename: string;
   output?: string;
   diff?: boolean;
-}
-
-/** Where the results go. */
-interface Sink {
-  write(text: string): Promise<void>;
-  /** After the last result. */
-  commit(): Promise<void>;
-  /** After an error: leaves nothing half-written behind. */
-  abort(): Promise<void>;
-}
-
-/** A Node stream (the process's stdout), which says when a write is done and when its reader has gone. */
-type NodeWriter = CliWriter & {
-  write(text: string, done: (e?: Error | null) => void): boolean;
-  on(event: "error", listener: () => void): unknown;
-  off(event: "error", listener: () => void): unknown;
-};
-
-const isNodeWriter = (out: CliWriter): out is NodeWriter => typeof (out as Partial<NodeWriter>).on === "function";
-
-/**
- * Standard output, one write at a time: on a Node stream the next document waits while a slow
- * reader catches up; another writer (a test's buffer) takes each text at once.
- */
-function stdoutSink(out: CliWriter): Sink {
-  return {
-    write: (text) =>
-      new Promise<void>((resolve, reject) => {
-        if (isNodeWriter(out)) out.write(text, (e) => (e ? reject(e) : resolve()));
-        else {
-          out.write(text);
-          resolve();
-        }
-      }),
-    commit: async () => undefined,
-    abort: async () => undefined,
-  };
 }
 
 /**
@@ -81,6 +46,14 @@ export async function openInput(
  * diff with --diff). A failed -o write is `makeError`'s error naming the file; every other error
  * (the documents', InputError, a YamlStreamError) is thrown on, the -o file left as it was.
  */
+/** The process's stdout as a Node stream (which reports a reader gone as an error event), else undefined. */
+function nodeStream(out: CliIo["stdout"]): NodeJS.EventEmitter | undefined {
+  const emitter = out as Partial<NodeJS.EventEmitter>;
+  return typeof emitter.on === "function" && typeof emitter.off === "function"
+    ? (emitter as NodeJS.EventEmitter)
+    : undefined;
+}
+
 export async function streamManifestResult(
   flags: ResultFlags,
   input: AsyncIterable<string>,
@@ -90,24 +63,20 @@ export async function streamManifestResult(
 ): Promise<void> {
   const writeFailure = (e: unknown) =>
     e instanceof WriteError ? makeError(`-o ${flags.output as string}: ${e.message}`) : e;
-  const stdout = stdoutSink(io.stdout);
-  let sink: Sink = stdout;
-  let file: AtomicFile | undefined;
-  if (flags.output !== undefined) {
-    const opened = await AtomicFile.open(flags.output).catch((e) => Promise.reject(writeFailure(e)));
-    file = opened;
-    sink = opened;
-  }
+  const sink: OutputSink =
+    flags.output === undefined
+      ? writerSink(io.stdout, true)
+      : await openOutput(flags.output, io).catch((e) => Promise.reject(writeFailure(e)));
   // Interrupted (Ctrl-C, a stopped job) while the -o file is being written: its temporary file goes
   // too, and the exit status is the shell's for the signal.
   const interrupted = (signal: NodeJS.Signals) => {
-    file?.abortNow();
+    sink.abortNow();
     process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGHUP" ? 1 : 15));
   };
-  const signals = file === undefined ? [] : (["SIGINT", "SIGTERM", "SIGHUP"] as const);
+  const signals = sink.isStdout ? [] : (["SIGINT", "SIGTERM", "SIGHUP"] as const);
   for (const signal of signals) process.once(signal, interrupted);
   const name = inputName(flags.filename);
-  const colour = flags.output === undefined && io.stdout.isTTY === true && !io.env.NO_COLOR;
+  const colour = sink.isStdout && io.stdout.isTTY === true && !io.env.NO_COLOR;
   const present = async (raw: RawDocument, index: number) => {
     const result = await each(raw, index);
     if (!flags.diff) return result;
@@ -115,9 +84,9 @@ export async function streamManifestResult(
     return colour ? colourDiff(diff) : diff;
   };
   // A reader that stops early (`| head`) closes stdout: the write fails with EPIPE, and the work stops.
-  const closed = (e: unknown) => sink === stdout && (e as NodeJS.ErrnoException).code === "EPIPE";
+  const closed = (e: unknown) => sink.isStdout && (e as NodeJS.ErrnoException).code === "EPIPE";
   const ignore = () => undefined;
-  const out = sink === stdout && isNodeWriter(io.stdout) ? io.stdout : undefined;
+  const out = sink.isStdout ? nodeStream(io.stdout) : undefined;
   out?.on("error", ignore);
   try {
     for await (const text of mapYamlStream(input, present)) if (text !== "") await sink.write(text);

@@ -1,17 +1,18 @@
 /**
  * `meshinject playground [--port 8080] [--host 127.0.0.1] [--open]`: serves the injection playground
  * (the static web app `npm run build:web` writes to dist/web/) over HTTP on loopback. GET and HEAD
- * only, files of that folder only, each with its content type; everything else is 404/405.
+ * only, files of that folder only, each with its content type, compressed when the browser asks and
+ * revalidated by ETag (static-files.ts); everything else is 404/405.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { CliIo } from "./io.js";
+import { matchesEtag, StaticFiles } from "./static-files.js";
 
 export class PlaygroundError extends Error {
   override name = "PlaygroundError";
@@ -58,6 +59,7 @@ export interface PlaygroundServer {
 
 /** Starts serving `root` on host:port (port 0: any free one). */
 export async function startPlaygroundServer(root: string, port: number, host = "127.0.0.1"): Promise<PlaygroundServer> {
+  const files = new StaticFiles();
   const server = createServer(async (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res
@@ -66,19 +68,31 @@ export async function startPlaygroundServer(root: string, port: number, host = "
       return;
     }
     const file = fileFor(root, req.url ?? "/");
-    let body: Buffer | undefined;
-    if (file !== undefined) body = await readFile(file).catch(() => undefined);
-    if (file === undefined || body === undefined) {
+    const type = file === undefined ? "" : (CONTENT_TYPES[extname(file)] ?? "application/octet-stream");
+    const served = file === undefined ? undefined : await files.get(file, type, req.headers["accept-encoding"]);
+    if (served === undefined) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
       return;
     }
-    res.writeHead(200, {
-      "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
-      "content-length": body.length,
-      "x-content-type-options": "nosniff",
+    const caching = {
+      etag: served.etag,
+      "last-modified": served.lastModified,
+      // Revalidated each time (the names carry no content hash): a 304 while the file is unchanged.
       "cache-control": "no-cache",
+      vary: "accept-encoding",
+    };
+    if (matchesEtag(req.headers["if-none-match"], served.etag)) {
+      res.writeHead(304, caching).end();
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": type,
+      "content-length": served.body.length,
+      ...(served.encoding === "identity" ? {} : { "content-encoding": served.encoding }),
+      "x-content-type-options": "nosniff",
+      ...caching,
     });
-    res.end(req.method === "HEAD" ? undefined : body);
+    res.end(req.method === "HEAD" ? undefined : served.body);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (e: NodeJS.ErrnoException) =>

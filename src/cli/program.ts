@@ -9,6 +9,7 @@ import { CliError } from "./cli-error.js";
 import type { CliIo } from "./io.js";
 import type { KubeInjectCliOptions } from "./kube-inject.js";
 import type { ManifestCommandIO } from "./manifest-command.js";
+import { OUTPUT_FLAG_HELP } from "./output-help.js";
 import { readFileBytes } from "./read-input.js";
 
 export { CliError } from "./cli-error.js";
@@ -42,10 +43,11 @@ async function readText(path: string, what: string): Promise<string> {
 }
 
 async function render(opts: RenderOptions, io: CliIo): Promise<void> {
-  const [{ buildValues }, { renderTemplate }, { WriteError, writeFileAtomic }] = await Promise.all([
+  const [{ buildValues }, { renderTemplate }, { WriteError }, { writeOutput }] = await Promise.all([
     import("./values.js"),
     import("./render.js"),
     import("./output.js"),
+    import("./output-target.js"),
   ]);
   const text = await readText(opts.file, "template");
   const files = [];
@@ -57,7 +59,7 @@ async function render(opts: RenderOptions, io: CliIo): Promise<void> {
     io.stdout.write(output);
   } else {
     try {
-      await writeFileAtomic(opts.output, output);
+      await writeOutput(opts.output, output, io);
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
       throw new CliError(`-o ${opts.output}: ${e.message}`);
@@ -122,6 +124,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>]
     },
   ],
   ["agent", async () => registerAgent],
+  ["version", async () => registerVersion],
 ];
 
 /** The registration of a report command (capture-rules, proxy-config, check-inject), built whole by its module. */
@@ -177,7 +180,7 @@ function registerTemplate(program: Command, io: CliIo): void {
     .option("--values <file>", "YAML values file (repeatable; later files override earlier ones)", collect)
     .option("--set <key=value>", "set values on the command line (repeatable; key=v1,key2=v2)", collect)
     .option("--set-string <key=value>", "like --set, but every value stays a string (repeatable)", collect)
-    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .option("-o, --output <file>", OUTPUT_FLAG_HELP)
     .addHelpText("after", RENDER_HELP)
     .action((opts: RenderOptions) => render(opts, io));
 }
@@ -201,7 +204,7 @@ function registerKubeInject(
       "auto",
     )
     .option("--diff", "print a unified diff per changed document instead of the whole output")
-    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .option("-o, --output <file>", OUTPUT_FLAG_HELP)
     .addHelpText("after", KUBE_INJECT_HELP)
     .action((opts: KubeInjectCliOptions) => runKubeInject(opts, io));
 }
@@ -221,6 +224,25 @@ function registerConfig(program: Command, io: CliIo): void {
     .action(async (opts: { dir: string; force?: boolean; revision: string }) => {
       const { runConfigDump } = await import("./config-dump.js");
       io.stdout.write(await runConfigDump(opts));
+    });
+}
+
+/**
+ * `meshinject version`, as `istioctl version --remote=false` prints the client's: meshinject's own
+ * version, and the Istio release its built-in configuration and agent follow.
+ */
+function registerVersion(program: Command, io: CliIo): void {
+  program
+    .command("version")
+    .description("print meshinject's version and the Istio release it follows")
+    .option("-s, --short", "print only meshinject's version")
+    .action(async (opts: { short?: boolean }) => {
+      if (opts.short === true) {
+        io.stdout.write(`${packageVersion()}\n`);
+        return;
+      }
+      const { AGENT_ISTIO_VERSION } = await import("../agent/version.js");
+      io.stdout.write(`meshinject version: ${packageVersion()}\nistio version: ${AGENT_ISTIO_VERSION}\n`);
     });
 }
 
@@ -271,11 +293,31 @@ Examples:
   meshinject kube-inject -f app.yaml --operatorFileName my-install.yaml
 `;
 
+/** istioctl's experimental commands that meshinject has at the top level. */
+const EXPERIMENTAL = new Set(["check-inject"]);
+
+/**
+ * The command line with istioctl's `x` (`experimental`) group taken out: `meshinject x check-inject`
+ * is `meshinject check-inject`, as istioctl users type it. Undefined for `x` without such a command.
+ */
+function withoutExperimental(argv: readonly string[]): readonly string[] | undefined {
+  if (argv[2] !== "x" && argv[2] !== "experimental") return argv;
+  if (!EXPERIMENTAL.has(argv[3] ?? "")) return undefined;
+  return [...argv.slice(0, 2), ...argv.slice(3)];
+}
+
 /**
  * Runs `meshinject` with `argv` as process.argv gives it (node, script, arguments), writing through
  * `io`; resolves with the exit code. User-facing errors print one line on stderr and give 1.
  */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(given: readonly string[], io: CliIo): Promise<number> {
+  const argv = withoutExperimental(given);
+  if (argv === undefined) {
+    io.stderr.write(
+      `meshinject: ${given[2]} (istioctl experimental): meshinject has check-inject there (meshinject ${given[2]} check-inject)\n`,
+    );
+    return 1;
+  }
   // `agent` reads pilot-agent's command line itself (pflag syntax, unknown flags accepted).
   if (argv[2] === "agent") {
     try {

@@ -74,6 +74,51 @@ describe("meshinject serve", () => {
     }
   });
 
+  for (const [names, flags, how] of [
+    [
+      "--host localhost --ip 127.0.0.1",
+      ["--host", "localhost", "--ip", "127.0.0.1"],
+      /--cacert \S+ca\.crt -H .* https:\/\/127\.0\.0\.1:/,
+    ],
+    [
+      "only the Service's names",
+      [],
+      /--cacert \S+ca\.crt --resolve istio-sidecar-injector:\d+:127\.0\.0\.1 -H .* https:\/\/istio-sidecar-injector:/,
+    ],
+  ] as const) {
+    test(`certs (${names}) + serve --cert-dir: the hint's curl verifies the certificate and is answered`, {
+      timeout: 60_000,
+    }, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "meshinject-serve-certs-"));
+      const child = { current: undefined as ChildProcess | undefined };
+      try {
+        const certs = await runMeshinject(["certs", "--out-dir", dir, ...flags]);
+        assert.equal(certs.code, 0, certs.stderr);
+        child.current = serve(["--port", "0", "--metrics-port", "0", "--cert-dir", dir, "--no-istiod-check"]);
+        const logs = new Logs(child.current);
+        const [hint = {}] = await logs.wait("the curl hint", (l) => typeof l.try === "string");
+        const curl = String(hint.try);
+        assert.match(curl, how);
+        // Run as printed, by a shell, from another folder: curl verifies the chain and the name.
+        const run = spawn("sh", ["-c", `${curl} --silent --show-error --fail`], { cwd: tmpdir() });
+        let out = "";
+        let err = "";
+        run.stdout.on("data", (c: Buffer) => {
+          out += c;
+        });
+        run.stderr.on("data", (c: Buffer) => {
+          err += c;
+        });
+        const [code] = await once(run, "close");
+        assert.equal(code, 0, err);
+        assert.equal((JSON.parse(out) as { response: { allowed: boolean } }).response.allowed, true);
+      } finally {
+        if (child.current !== undefined && child.current.exitCode === null) child.current.kill("SIGKILL");
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
   test("SIGTERM exits after --shutdown-delay + --shutdown-timeout although connections never finished a TLS handshake", {
     timeout: 60_000,
   }, async () => {

@@ -25,6 +25,7 @@ import {
   TlsPolicyError,
 } from "../webhook/tls-policy.js";
 import type { CliIo } from "./io.js";
+import { type CurlTarget, curlCommand, curlTarget } from "./serve-hint.js";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
 export interface ServeCliOptions {
@@ -221,18 +222,13 @@ const INLINE_REVIEW = JSON.stringify({
   },
 });
 
-/** Single-quotes `text` for a POSIX shell. */
-function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
-}
-
 /**
  * The curl command of the start-up hint, runnable from any folder: the example file by its absolute
- * path when it is beside the package, else a small review inline.
+ * path when it is beside the package, else a small review inline; to 127.0.0.1 with -k, or as
+ * `target` says (serve-hint.ts).
  */
-export function curlHint(port: number, example: string | undefined): string {
-  const data = example === undefined ? shellQuote(INLINE_REVIEW) : shellQuote(`@${example}`);
-  return `curl -k -H 'Content-Type: application/json' --data ${data} https://127.0.0.1:${port}/inject`;
+export function curlHint(port: number, example: string | undefined, target?: CurlTarget): string {
+  return curlCommand(port, example === undefined ? INLINE_REVIEW : `@${example}`, target);
 }
 
 /**
@@ -372,6 +368,14 @@ function afterStart(opts: ServeCliOptions, port: number, selfSigned: boolean, lo
   if (selfSigned) {
     const curl = curlHint(port, exampleReviewPath());
     logger.info({ try: curl }, `serving with a generated self-signed certificate; try: ${curl}`);
+    return;
+  }
+  const tls = tlsFiles(opts);
+  const certFile = tls !== undefined && "certFile" in tls ? tls.certFile : undefined;
+  const target = certFile === undefined ? undefined : curlTarget(certFile, opts.host);
+  if (certFile !== undefined && target !== undefined) {
+    const curl = curlHint(port, exampleReviewPath(), target);
+    logger.info({ try: curl }, `serving with the certificate of ${certFile}; try: ${curl}`);
   }
 }
 
@@ -533,8 +537,12 @@ SIGTERM/SIGINT: answer on for --shutdown-delay (telling clients to reconnect els
 accepting, finish requests in flight (at most --shutdown-timeout), close every connection left
 (including ones that never finished a TLS handshake), exit 0.
 
-Try it (without certificate flags, serve logs a curl command that works from any folder):
+Try it (serve logs a curl command that works from any folder: with -k for a generated certificate,
+with --cacert for one made by \`meshinject certs --host localhost --ip 127.0.0.1\`):
   meshinject serve --port 9443
   curl -k -H 'Content-Type: application/json' --data @examples/admission-review.json https://127.0.0.1:9443/inject
+  meshinject certs --out-dir certs --host localhost --ip 127.0.0.1
+  meshinject serve --port 9443 --cert-dir certs
+  curl --cacert certs/ca.crt -H 'Content-Type: application/json' --data @examples/admission-review.json https://127.0.0.1:9443/inject
   (examples/admission-review.json is in the source repository, not in the installed package)
 `;

@@ -15,6 +15,7 @@ import {
   streamCliResult,
 } from "./kube-inject.js";
 import { addInjectorOptions, injectorSources, loadCliInjector } from "./load-injector.js";
+import { OUTPUT_FLAG_HELP } from "./output-help.js";
 
 async function runUninject(opts: KubeInjectCliOptions, io: CliIo): Promise<void> {
   const sources = await injectorSources(opts, io);
@@ -41,9 +42,11 @@ const HELP = `
 Works from what the injection recorded in each pod: the sidecar.istio.io/status annotation names the
 containers, init containers, volumes and image pull secrets it added; the proxy's
 ISTIO_KUBE_APP_PROBERS and ISTIO_PROMETHEUS_ANNOTATIONS hold the app's probes and scrape annotations
-as they were; proxy.istio.io/overrides holds the user's own istio-proxy settings. Labels, annotations
+as they were (a probe's port as the injection recorded it: a number, also where the app named the
+port); proxy.istio.io/overrides holds the user's own istio-proxy settings. Labels, annotations
 and pod fields the templates derived (security.istio.io/tlsMode, istio.io/rev, ...) are removed where
-injecting without them writes them again, so kube-inject of the result gives the input back. A
+injecting without them writes them again, so kube-inject of the result gives the input back; the
+empty fields a typed write adds (status: {}, strategy: {}, resources: {}) are left out. A
 workload whose record is unreadable or incomplete is refused with the reason; workloads that were not
 injected and other documents are copied through.
 
@@ -61,7 +64,7 @@ export function uninjectCommand(io: CliIo): Command {
   )
     .option("--native-sidecars <on|off|auto>", "whether they were injected as native sidecars", "auto")
     .option("--diff", "print a unified diff per changed document instead of the whole output")
-    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .option("-o, --output <file>", OUTPUT_FLAG_HELP)
     .addHelpText("after", HELP)
     .action((opts: KubeInjectCliOptions) => runUninject(opts, io));
 }

@@ -14,7 +14,9 @@ import {
   webhookConfiguration,
 } from "../webhook/webhook-config.js";
 import type { CliIo } from "./io.js";
-import { WriteError, writeFileAtomic } from "./output.js";
+import { WriteError } from "./output.js";
+import { OUTPUT_FLAG_HELP } from "./output-help.js";
+import { writeOutput } from "./output-target.js";
 import { DEFAULT_NAMESPACE, DEFAULT_SERVICE, serviceFor } from "./service-defaults.js";
 
 export interface WebhookConfigCliOptions {
@@ -139,7 +141,7 @@ export async function runWebhookConfig(opts: WebhookConfigCliOptions, io: CliIo)
     io.stdout.write(text);
   } else {
     try {
-      await writeFileAtomic(opts.output, text);
+      await writeOutput(opts.output, text, io);
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
       throw new WebhookConfigCliError(`-o ${opts.output}: ${e.message}`);
@@ -208,7 +210,7 @@ export function registerWebhookConfig(program: Command, io: CliIo): void {
       "--cert-manager <ns/certificate>",
       "let cert-manager inject the caBundle from this Certificate (annotation cert-manager.io/inject-ca-from)",
     )
-    .option("-o, --output <file>", "write the result to this file instead of stdout (replaced atomically)")
+    .option("-o, --output <file>", OUTPUT_FLAG_HELP)
     .addHelpText("after", WEBHOOK_CONFIG_HELP)
     .action((opts: WebhookConfigCliOptions) => runWebhookConfig(opts, io));
 }

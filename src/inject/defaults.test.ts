@@ -35,7 +35,9 @@ import { kubeInject } from "./kube-inject.js";
 
 const CORPUS = new URL("../../../shared/conformance/istio-inject/", import.meta.url);
 const haveCorpus = existsSync(new URL("FORMAT.md", CORPUS));
-const skipWithoutCorpus = haveCorpus ? false : "the istio-inject conformance corpus (../shared/conformance) is absent";
+const skipWithoutCorpus = haveCorpus
+  ? false
+  : 'the istio-inject conformance corpus is absent: it is generated from Istio\'s sources and placed beside the clone as ../shared/conformance (README, "Conformance")';
 const corpusFile = (c: string, f: string): string => readFileSync(new URL(`${c}/${f}`, CORPUS), "utf8");
 
 describe("defaultConfigFiles", () => {

@@ -23,7 +23,7 @@ import {
   STATUS_ANNOTATION,
 } from "./pod.js";
 import { APP_PROBERS_ENV, type EnvVar, type ProbeContainer, proberPaths } from "./probes.js";
-import { type AppProbers, decodeAppProbers, type PortValue, type Prober } from "./probes-json.js";
+import { type AppProbers, decodeAppProbers, type Prober } from "./probes-json.js";
 import { AGENT_SCRAPE_PATH, PROMETHEUS_ANNOTATIONS, PROMETHEUS_ENV } from "./prometheus-merge.js";
 
 /** The pod's injection cannot be undone safely; the message says what is in the way. */
@@ -74,24 +74,13 @@ function asWritten(c: Container): Container {
 }
 
 /**
- * A port as the app most likely wrote it: the injection resolved a named port to its number, so a
- * number that one of the container's named ports has is given back as that name (the kubelet reads
- * both the same way).
+ * The probe action as the app had it, from its prober entry, as recorded: a port is given back as
+ * the entry has it (the injection writes a named port's number there, as istioctl's
+ * DumpAppProbers does, so a name comes back as its number: the same port to the kubelet).
  */
-function portAsWritten(port: PortValue, container: ProbeContainer): PortValue {
-  if (typeof port !== "number") return port;
-  const named = (container.ports ?? []).filter((p) => p.containerPort === port && typeof p.name === "string" && p.name);
-  return named.length === 1 ? (named[0]?.name as string) : port;
-}
-
-/** The probe action as the app had it, from its prober entry. */
-function originalAction(prober: Prober, container: ProbeContainer): Json {
-  if (prober.httpGet) {
-    return { httpGet: { ...clone(prober.httpGet), port: portAsWritten(prober.httpGet.port, container) } as Json };
-  }
-  if (prober.tcpSocket) {
-    return { tcpSocket: { ...clone(prober.tcpSocket), port: portAsWritten(prober.tcpSocket.port, container) } as Json };
-  }
+function originalAction(prober: Prober): Json {
+  if (prober.httpGet) return { httpGet: { ...clone(prober.httpGet) } };
+  if (prober.tcpSocket) return { tcpSocket: { ...clone(prober.tcpSocket) } };
   if (prober.grpc) {
     const { service, ...rest } = prober.grpc;
     return { grpc: service == null ? rest : { ...rest, service } };
@@ -104,13 +93,7 @@ function originalAction(prober: Prober, container: ProbeContainer): Json {
  * prober, every other field (periods, thresholds, timeout) as the probe has it. Unchanged when the
  * probe does not point at the agent.
  */
-function restoreHandler(
-  handler: unknown,
-  path: string,
-  probers: AppProbers | undefined,
-  container: ProbeContainer,
-  where: string,
-): unknown {
+function restoreHandler(handler: unknown, path: string, probers: AppProbers | undefined, where: string): unknown {
   if (!isRecord(handler) || !isRecord(handler.httpGet) || handler.httpGet.path !== path) return handler;
   const prober = probers?.[path];
   if (prober == null) {
@@ -119,7 +102,7 @@ function restoreHandler(
     );
   }
   const { httpGet: _agent, ...rest } = handler;
-  return { ...originalAction(prober, container), ...rest };
+  return { ...originalAction(prober), ...rest };
 }
 
 function restoreContainerProbes(c: ProbeContainer, probers: AppProbers | undefined, list: string): Container {
@@ -131,7 +114,7 @@ function restoreContainerProbes(c: ProbeContainer, probers: AppProbers | undefin
     ["livenessProbe", paths.livez],
     ["startupProbe", paths.startupz],
   ] as const) {
-    if (out[field] != null) out[field] = restoreHandler(out[field], path, probers, c, where(field));
+    if (out[field] != null) out[field] = restoreHandler(out[field], path, probers, where(field));
   }
   if (isRecord(out.lifecycle)) {
     const lifecycle = { ...out.lifecycle };
@@ -140,7 +123,7 @@ function restoreContainerProbes(c: ProbeContainer, probers: AppProbers | undefin
       ["postStart", paths.poststartz],
     ] as const) {
       if (lifecycle[field] != null) {
-        lifecycle[field] = restoreHandler(lifecycle[field], path, probers, c, where(`lifecycle.${field}`));
+        lifecycle[field] = restoreHandler(lifecycle[field], path, probers, where(`lifecycle.${field}`));
       }
     }
     out.lifecycle = lifecycle;

@@ -15,6 +15,7 @@ import { writeYaml } from "../go/yaml/write.js";
 import { jsonEqual } from "../kube/json-patch.js";
 import { oneLine } from "../kube/one-line.js";
 import { marshalTyped } from "../kube/typed.js";
+import { withoutTypedEmpties } from "../kube/typed-empties.js";
 import {
   describeObject,
   foreignApiVersion,
@@ -252,7 +253,10 @@ export function uninjectObject(obj: Record<string, unknown>, options: UninjectOp
     }
   };
   const result = workload.withPod(dropDerivedMetadata(dropDerivedSpec(stripped, reinject), reinject));
-  return marshalTyped(result, String(obj.kind)) as Record<string, unknown>;
+  const kind = String(obj.kind);
+  // Typed, then without the empty structs a typed write adds by itself (status: {}, resources: {}):
+  // the app's workload gets nothing it did not have, and kube-inject, writing typed, adds them again.
+  return withoutTypedEmpties(marshalTyped(result, kind) as Record<string, unknown>, kind);
 }
 
 /**

@@ -47,6 +47,8 @@ function describeRaw(raw: string): string {
  * are the same); `before` is the raw input document, `after` the output one without its `---`.
  */
 export function documentDiff(name: string, index: number, before: string, after: string, context = 3): string {
+  // A document the command copied through is no change, however it is laid out.
+  if (after === before) return "";
   const a = asWritten(before);
   if (a === after) return "";
   const what = `document ${index + 1}${describeRaw(after || a)}`;

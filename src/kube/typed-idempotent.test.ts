@@ -13,7 +13,9 @@ import { podOf, workloadKind } from "./workloads.js";
 // idempotent. Checked on every workload and pod of Istio's golden cases, and on mutated pods.
 
 const CORPUS = fileURLToPath(new URL("../../../shared/conformance/istio-inject", import.meta.url));
-const skipWithoutCorpus = existsSync(CORPUS) ? false : `corpus folder ${CORPUS} is absent`;
+const skipWithoutCorpus = existsSync(CORPUS)
+  ? false
+  : `the conformance corpus ${CORPUS} is absent: it is generated from Istio's sources and placed beside the clone as ../shared/conformance (README, "Conformance")`;
 
 function corpusObjects(): { obj: Record<string, unknown>; type: string }[] {
   const out: { obj: Record<string, unknown>; type: string }[] = [];

@@ -134,7 +134,7 @@ export function namespaceLabels(source: NamespaceLabelSource, namespace: string)
     if (found === undefined) {
       const known = [...source.byName.keys()].join(", ");
       throw new CheckInjectInputError(
-        `namespace ${quote(namespace)} is not in --namespace-file (it has ${known}); pass -n or that Namespace`,
+        `namespace ${quote(namespace)} is not in --namespace-file (it has ${known}), so its labels are unknown; add that Namespace to the file (kubectl get ns ${namespace} -o yaml)`,
       );
     }
     base = found;

@@ -52,12 +52,19 @@ export interface CheckInjectOptions {
   policy: InjectionPolicyConfig;
   /** Lines printed first, each as `# LINE` (what was assumed). */
   notes?: readonly string[];
+  /**
+   * Report a workload that cannot be decided as undecided, with why, and go on with the others
+   * (the command line); without it, the first one is thrown as a CheckInjectError.
+   */
+  undecided?: boolean;
 }
 
 export interface CheckInjectReport {
   text: string;
-  /** The same, as data: one entry per workload, in input order. */
+  /** The same, as data: one entry per workload decided, in input order. */
   workloads: WorkloadCheck[];
+  /** The workloads that could not be decided (with `undecided` on), in input order. */
+  undecided: UndecidedWorkload[];
   /** Injector warnings (an invalid inject value, a bad selector), each naming the document. */
   warnings: string[];
 }
@@ -132,6 +139,24 @@ export interface WorkloadCheck {
   verdict: { injected: boolean; reason: string };
 }
 
+/** A workload whose injection cannot be decided from what was given, and why. */
+export interface UndecidedWorkload {
+  /** `Kind namespace/name`. */
+  workload: string;
+  /** Where it is in the input: `SOURCE: document N (Kind "name")`. */
+  where: string;
+  /** Why: a namespace the Namespace files lack, labels that are not strings, an invalid workload. */
+  undecided: string;
+}
+
+/** The header of a workload that could not be read as one: its kind, namespace (or -n's) and name. */
+function undecidedHeader(obj: Json, namespace: string): string {
+  const metadata = isRecord(obj.metadata) ? obj.metadata : {};
+  const name = typeof metadata.name === "string" && metadata.name !== "" ? metadata.name : "(no name)";
+  const ns = typeof metadata.namespace === "string" && metadata.namespace !== "" ? metadata.namespace : namespace;
+  return `${String(obj.kind)} ${ns ? `${ns}/${name}` : name}`;
+}
+
 /** The check of one workload. */
 function checkWorkload(
   obj: Json,
@@ -201,20 +226,35 @@ function workloadLines(check: WorkloadCheck): string[] {
   return lines;
 }
 
+/** The lines of a workload that could not be decided. */
+function undecidedLines(check: UndecidedWorkload): string[] {
+  return [`# ${check.workload}`, `verdict: undecided: ${check.undecided}`];
+}
+
 /**
- * The report for every workload of `input`. Throws CheckInjectError naming the input and the
- * document: unreadable YAML, an invalid workload, label values that are not strings, a namespace
- * the Namespace objects given do not include; also when the input holds no workload.
+ * The report for every workload of `input`. A workload that cannot be decided (an invalid
+ * workload, label values that are not strings, a namespace the Namespace objects given do not
+ * include) is reported as undecided, with why, and the others still are, with `options.undecided`;
+ * without it, it is thrown. Throws CheckInjectError naming the input (and the document) for YAML
+ * it cannot read, and when the input holds no workload.
  */
 export function checkInjectReport(input: string, options: CheckInjectOptions): CheckInjectReport {
-  const checks: WorkloadCheck[] = [];
+  const checks: (WorkloadCheck | UndecidedWorkload)[] = [];
   const warnings: string[] = [];
+  const undecided: UndecidedWorkload[] = [];
   const workloads = forEachWorkload(
     input,
     {
       source: options.source,
       error: CheckInjectError,
       isDocumentError: (e) => e instanceof CheckInjectInputError || e instanceof PolicyInputError,
+      onDocumentError: !options.undecided
+        ? undefined
+        : ({ obj, where, message }) => {
+            const check = { workload: undecidedHeader(obj, options.namespace), where, undecided: message };
+            undecided.push(check);
+            checks.push(check);
+          },
     },
     ({ obj, pod, where }) => {
       const workload = workloadHeader(obj, pod, options.namespace);
@@ -223,6 +263,10 @@ export function checkInjectReport(input: string, options: CheckInjectOptions): C
   );
   if (workloads === 0) throw new CheckInjectError(nothingInjectedMessage(options.source, 0, []));
   const notes = (options.notes ?? []).map((n) => `# ${n}`);
-  const body = checks.map((check) => workloadLines(check).join("\n")).join("\n\n");
-  return { text: `${notes.length > 0 ? `${notes.join("\n")}\n\n` : ""}${body}\n`, workloads: checks, warnings };
+  const body = checks
+    .map((check) => ("undecided" in check ? undecidedLines(check) : workloadLines(check)).join("\n"))
+    .join("\n\n");
+  const text = `${notes.length > 0 ? `${notes.join("\n")}\n\n` : ""}${body}\n`;
+  const decided = checks.filter((check): check is WorkloadCheck => !("undecided" in check));
+  return { text, workloads: decided, undecided, warnings };
 }

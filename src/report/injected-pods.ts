@@ -31,6 +31,11 @@ export interface WorkloadStreamOptions {
   ) => Error;
   /** Whether an error thrown by `visit` is about the document's content: it is then reported with `where`. */
   isDocumentError: (e: unknown) => boolean;
+  /**
+   * Takes a document's error (an invalid workload, a document error of `visit`) instead of its being
+   * thrown, so that the other workloads are still visited; `message` names no document.
+   */
+  onDocumentError?: (failed: { obj: Json; where: string; message: string }) => void;
 }
 
 const text = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -63,6 +68,11 @@ export function forEachWorkload(
       visit({ obj, pod: ref.pod, where });
     } catch (e) {
       if (e instanceof InvalidWorkloadError || options.isDocumentError(e)) {
+        if (options.onDocumentError !== undefined) {
+          if (e instanceof InvalidWorkloadError) workloads++;
+          options.onDocumentError({ obj, where, message: oneLine((e as Error).message) });
+          return;
+        }
         throw new Failure(`${where}: ${oneLine((e as Error).message)}`, { cause: e });
       }
       throw e;

@@ -10,6 +10,16 @@ import { nativeSidecarsEnabled, potentialPodName, reviewBody, type WebhookState 
 
 const fastJsonPatch = fastJsonPatchModule.applyPatch;
 
+/**
+ * `ops` applied by fast-json-patch (an RFC 6902 implementation we did not write), which must give
+ * what our applyPatch gives: the tests read the injected pod from the independent result.
+ */
+function applied(received: unknown, ops: unknown[]): unknown {
+  const theirs = fastJsonPatch(structuredClone(received), ops as Operation[], true, false).newDocument;
+  assert.deepEqual(applyPatch(structuredClone(received), ops), theirs, "fast-json-patch and applyPatch agree");
+  return theirs;
+}
+
 const state: WebhookState = { injector: loadInjector(defaultConfigFiles()), revision: "", nativeSidecars: "off" };
 
 type Json = Record<string, unknown>;
@@ -55,7 +65,7 @@ describe("review", () => {
     assert.equal(response.allowed, true);
     assert.equal(response.patchType, "JSONPatch");
     const received = marshalTyped(object, "Pod");
-    const injected = applyPatch(received, patchOf(result)) as {
+    const injected = applied(received, patchOf(result)) as {
       metadata: { annotations: Record<string, string> };
       spec: { containers: Array<{ name: string }>; initContainers: Array<{ name: string }> };
     };
@@ -192,7 +202,17 @@ describe("review", () => {
       const patch = responseOf(result).patch;
       if (patch === undefined) continue;
       const ops = JSON.parse(Buffer.from(String(patch), "base64").toString("utf8")) as Operation[];
-      assert.doesNotThrow(() => fastJsonPatch(structuredClone(object), ops, true, false), JSON.stringify(object));
+      // The received pod as the API server holds it (typed), patched by fast-json-patch...
+      const received = marshalTyped(object, "Pod");
+      const theirs = fastJsonPatch(structuredClone(received), ops, true, false).newDocument;
+      // ...is what our own applyPatch makes of it, and is an injected pod.
+      assert.deepEqual(applyPatch(structuredClone(received), ops), theirs, JSON.stringify(object));
+      const injected = theirs as { metadata: { annotations: Json }; spec: { containers: { name: string }[] } };
+      assert.ok(injected.metadata.annotations["sidecar.istio.io/status"], JSON.stringify(object));
+      assert.ok(
+        injected.spec.containers.some((c) => c.name === "istio-proxy"),
+        JSON.stringify(object),
+      );
     }
   });
 
@@ -216,7 +236,7 @@ describe("review", () => {
   it("takes proxy env from the path and the proxy config from the annotation", () => {
     const object = pod({ metadata: { annotations: { "proxy.istio.io/config": "concurrency: 3" } } });
     const result = reviewBody(admissionReview(object), "/inject/cluster/east/net/net1", state);
-    const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
+    const injected = applied(marshalTyped(object, "Pod"), patchOf(result)) as {
       metadata: { labels: Record<string, string> };
       spec: { containers: Array<{ name: string; env?: Array<{ name: string; value?: string }> }> };
     };
@@ -241,7 +261,7 @@ describe("review", () => {
     });
     const result = reviewBody(admissionReview(object), "/inject", state);
     assert.equal(result.pod, "default/web-7d4b9c-***** (actual name not yet known)");
-    const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
+    const injected = applied(marshalTyped(object, "Pod"), patchOf(result)) as {
       metadata: { labels: Record<string, string> };
     };
     assert.equal(injected.metadata.labels["service.istio.io/canonical-name"], "web");
@@ -249,7 +269,7 @@ describe("review", () => {
 
   it("is a fixed point: re-injecting the injected pod changes nothing", () => {
     const received = marshalTyped(pod(), "Pod");
-    const injected = applyPatch(received, patchOf(reviewBody(admissionReview(received), "/inject", state)));
+    const injected = applied(received, patchOf(reviewBody(admissionReview(received), "/inject", state)));
     const again = reviewBody(admissionReview(injected), "/inject", state);
     assert.equal(again.outcome.kind, "injected");
     assert.deepEqual(patchOf(again), []);
@@ -297,7 +317,7 @@ describe("review on OpenShift", () => {
   const proxyOf = (object: Json, s: WebhookState, namespace = "test-ns") => {
     const result = reviewBody(admissionReview(object, undefined, { namespace }), "/inject", s);
     assert.deepEqual(result.outcome, { kind: "injected" });
-    const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as Injected;
+    const injected = applied(marshalTyped(object, "Pod"), patchOf(result)) as Injected;
     return injected.spec.containers.find((c) => c.name === "istio-proxy")?.securityContext ?? {};
   };
 

@@ -8,6 +8,7 @@
  * and writes the PEM texts.
  */
 import { webcrypto } from "node:crypto";
+import { isIP } from "node:net";
 import type * as X509 from "@peculiar/x509";
 import { loadX509 } from "../node/x509.js";
 
@@ -44,6 +45,10 @@ export interface CertsOptions {
   clusterDomain?: string;
   /** Sign with this existing CA instead of creating one (PEM certificate and PKCS#8 key). */
   ca?: { certPem: string; keyPem: string };
+  /** More DNS names for the serving certificate, after the Service's (`localhost`, a node's name). */
+  hosts?: readonly string[];
+  /** IP addresses for the serving certificate (`127.0.0.1`, to call a local `serve` by address). */
+  ips?: readonly string[];
 }
 
 export interface CertsResult {
@@ -57,6 +62,8 @@ export interface CertsResult {
   keyPem: string;
   /** The names in the serving certificate. */
   dnsNames: string[];
+  /** The IP addresses in the serving certificate. */
+  ipAddresses: string[];
   /** When the serving certificate and the CA expire. */
   notAfter: Date;
   caNotAfter: Date;
@@ -82,6 +89,23 @@ export const DEFAULT_CA_DAYS = 3650;
 /** The serving certificate's default validity: 90 days, renewed with the same CA. */
 export const DEFAULT_SERVING_DAYS = 90;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * The serving certificate's extra names: each a DNS name (lowercase RFC 1123 labels, a leading
+ * `*.` allowed) or, for `ips`, an IPv4 or IPv6 address, written as Node's net.isIP accepts it.
+ */
+function extraNames(hosts: readonly string[], ips: readonly string[]): { dns: string[]; ips: string[] } {
+  for (const host of hosts) {
+    const labels = host.replace(/^\*\./, "").split(".");
+    if (host.length > 253 || !labels.every((l) => l.length <= 63 && DNS_LABEL.test(l))) {
+      throw new CertsError(`host ${JSON.stringify(host)} is not a DNS name (lowercase letters, digits, - and .)`);
+    }
+  }
+  for (const ip of ips) {
+    if (isIP(ip) === 0) throw new CertsError(`ip ${JSON.stringify(ip)} is not an IPv4 or IPv6 address`);
+  }
+  return { dns: [...hosts], ips: [...ips] };
+}
 
 /** The names the API server may use for the Service: `svc`, `svc.ns`, `svc.ns.svc`, `svc.ns.svc.DOMAIN`. */
 export function serviceDnsNames(service: string, namespace: string, clusterDomain = "cluster.local"): string[] {
@@ -169,7 +193,11 @@ export async function createWebhookCerts(options: CertsOptions): Promise<CertsRe
   const keyType = options.keyType ?? "ecdsa";
   const alg = ALGORITHMS[keyType];
   if (alg === undefined) throw new CertsError(`key type must be ecdsa or rsa, got ${JSON.stringify(keyType)}`);
-  const dnsNames = serviceDnsNames(options.service, options.namespace, options.clusterDomain);
+  const extra = extraNames(options.hosts ?? [], options.ips ?? []);
+  const dnsNames = [
+    ...new Set([...serviceDnsNames(options.service, options.namespace, options.clusterDomain), ...extra.dns]),
+  ];
+  const ipAddresses = [...new Set(extra.ips)];
   const x509 = await loadX509();
   const notBefore = new Date(options.now.getTime() - SKEW_MS);
   const notAfter = new Date(options.now.getTime() + options.days * DAY_MS);
@@ -237,7 +265,10 @@ export async function createWebhookCerts(options: CertsOptions): Promise<CertsRe
         new x509.KeyUsagesExtension(usage, true),
         new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth], false),
         new x509.SubjectAlternativeNameExtension(
-          dnsNames.map((value) => ({ type: "dns" as const, value })),
+          [
+            ...dnsNames.map((value) => ({ type: "dns" as const, value })),
+            ...ipAddresses.map((value) => ({ type: "ip" as const, value })),
+          ],
           false,
         ),
         await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
@@ -252,6 +283,7 @@ export async function createWebhookCerts(options: CertsOptions): Promise<CertsRe
     certPem: lines(cert.toString("pem")),
     keyPem: pem(x509, "PRIVATE KEY", await crypto.subtle.exportKey("pkcs8", keys.privateKey)),
     dnsNames,
+    ipAddresses,
     notAfter: cert.notAfter,
     caNotAfter: caCert.notAfter,
   };

@@ -19,6 +19,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import type { Registry } from "prom-client";
 import { joinHostPort } from "../../mesh/validate-net.js";
+import { type AgentLog, SILENT_LOG } from "../process/log.js";
 import { acceptQuery, replyTo } from "./accept.js";
 import { dnsScope } from "./alt-hosts.js";
 import { decide } from "./answer.js";
@@ -65,7 +66,7 @@ export interface DnsProxyOptions {
    */
   maxInFlight?: number;
   /** Told about dropped/rejected messages and upstream failures (one line each). */
-  log?: (level: "debug" | "warn", message: string) => void;
+  log?: AgentLog;
   /** The uid the agent runs as (default process.getuid()); decides whether `:53` is allowed. */
   uid?: number;
   /** Where to register the `dns_*` Prometheus metrics (the agent's registry); none by default. */
@@ -138,7 +139,7 @@ function configure(o: DnsProxyOptions): Config {
       const saved = join(root, "var/lib/istio/resolv.conf");
       if (existsSync(saved)) resolvConf = saved;
     } else {
-      o.log?.("warn", `DNS address ${address} needs root; using ${DEFAULT_DNS_ADDRESS}`);
+      o.log?.warn(`DNS address ${address} needs root; using ${DEFAULT_DNS_ADDRESS}`);
       address = DEFAULT_DNS_ADDRESS;
     }
   }
@@ -181,7 +182,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
   const ids = options.messageIds ?? randomIds();
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
   const maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
-  const log = options.log ?? (() => {});
+  const log = options.log ?? SILENT_LOG;
   const stats: DnsStats = {
     requests: 0,
     fromTable: 0,
@@ -202,7 +203,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
       return packReply(reply, size);
     } catch (e) {
       stats.encodeErrors++;
-      log("warn", `DNS reply not encodable (${(e as Error).message}); answering SERVFAIL`);
+      log.warn(`DNS reply not encodable (${(e as Error).message}); answering SERVFAIL`);
       return packReply({ ...replyTo(request, RCODE.SERVFAIL), questions: [] }, MIN_MSG_SIZE);
     }
   };
@@ -218,7 +219,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
       timeoutMs,
     };
     const onFailure = (to: Upstream, err: Error) =>
-      log("debug", `upstream ${joinHostPort(to.host, to.port)} failed: ${err.message}`);
+      log.debug(`upstream ${joinHostPort(to.host, to.port)} failed: ${err.message}`);
     const reply = await (options.forwardParallel ? forwardParallel : forwardSequential)(
       bytes,
       cfg.upstreams,
@@ -243,7 +244,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
     } catch (e) {
       // Nothing below is expected to throw; if it does, the message is lost, not the listener.
       stats.dropped++;
-      log("warn", `DNS ${transport} message dropped after an internal error: ${(e as Error)?.message ?? String(e)}`);
+      log.warn(`DNS ${transport} message dropped after an internal error: ${(e as Error)?.message ?? String(e)}`);
       return undefined;
     }
   }
@@ -255,13 +256,13 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
     if (gate.kind === "drop") {
       stats.dropped++;
       metrics.malformed("dropped");
-      log("debug", `DNS ${transport} message dropped: ${gate.reason}`);
+      log.debug(`DNS ${transport} message dropped: ${gate.reason}`);
       return undefined;
     }
     if (gate.kind === "reject") {
       stats.rejected++;
       metrics.malformed("rejected");
-      log("debug", `DNS ${transport} message rejected: ${gate.reason}`);
+      log.debug(`DNS ${transport} message rejected: ${gate.reason}`);
       return gate.reply;
     }
     const query = gate.query;
@@ -280,7 +281,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
     } catch (e) {
       stats.upstreamFailures++;
       metrics.upstreamFailure();
-      log("warn", `DNS forwarding failed: ${(e as Error).message}`);
+      log.warn(`DNS forwarding failed: ${(e as Error).message}`);
       return encode(replyTo(query, RCODE.SERVFAIL), replySizeLimit(transport, query), query);
     } finally {
       inFlight--;
@@ -358,11 +359,11 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
         try {
           socket.send(reply, rinfo.port, rinfo.address, () => {});
         } catch (e) {
-          log("debug", `DNS UDP reply not sent: ${(e as Error).message}`);
+          log.debug(`DNS UDP reply not sent: ${(e as Error).message}`);
         }
       });
     });
-    socket.on("error", (e) => log("warn", `DNS UDP listener ${joinHostPort(host, port)}: ${e.message}`));
+    socket.on("error", (e) => log.warn(`DNS UDP listener ${joinHostPort(host, port)}: ${e.message}`));
     await new Promise<void>((resolve, reject) => {
       socket.once("error", reject);
       socket.bind(port, host, () => {
@@ -383,7 +384,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
         resolve();
       });
     });
-    server.on("error", (e) => log("warn", `DNS TCP listener ${joinHostPort(host, port)}: ${e.message}`));
+    server.on("error", (e) => log.warn(`DNS TCP listener ${joinHostPort(host, port)}: ${e.message}`));
     tcpServers.push(server);
     const addr = server.address();
     listeners.push({ transport: "tcp", host, port: typeof addr === "object" && addr ? addr.port : port });

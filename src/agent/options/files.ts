@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { networkInterfaces } from "node:os";
 import { isAbsolute, join } from "node:path";
-import type { AgentFiles } from "../process/plan.js";
+import type { AgentFiles } from "../plan.js";
 
 /** A path as pilot-agent sees it (relative ones from `/`), under `root`. */
 export function underRoot(root: string, path: string): string {

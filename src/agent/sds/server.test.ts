@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
+import { SILENT_LOG } from "../process/log.js";
 import { until } from "../testing/until.js";
 import { type SdsServerOptions, startSdsServer } from "./server.js";
 import { type FakeCa, startFakeCa } from "./testing/fake-ca.js";
@@ -59,7 +60,12 @@ describe("SDS server with a fake CA", () => {
     const root = podRoot(ca.pki.rootPem);
     roots.push(root);
     const logs: string[] = [];
-    const sds = await startSdsServer(options(root, ca, { log: (_l, m) => logs.push(m), ttlSeconds: 4 }));
+    const sds = await startSdsServer(
+      options(root, ca, {
+        log: { ...SILENT_LOG, info: (m) => logs.push(m), warn: (m) => logs.push(m), debug: (m) => logs.push(m) },
+        ttlSeconds: 4,
+      }),
+    );
     try {
       assert.equal(statSync(sds.socketPath).mode & 0o777, 0o600);
       const client = sdsClient(sds.socketPath, ["default", "ROOTCA"]);
@@ -153,7 +159,12 @@ describe("SDS server with a fake CA", () => {
     const root = podRoot(ca.pki.rootPem);
     roots.push(root);
     const logs: string[] = [];
-    const sds = await startSdsServer(options(root, ca, { ttlSeconds: 2, log: (_l, m) => logs.push(m) }));
+    const sds = await startSdsServer(
+      options(root, ca, {
+        ttlSeconds: 2,
+        log: { ...SILENT_LOG, info: (m) => logs.push(m), warn: (m) => logs.push(m), debug: (m) => logs.push(m) },
+      }),
+    );
     try {
       await until(() => sds.ready(), "first certificate");
       const kept = sds.secrets.current()?.certChainPem;

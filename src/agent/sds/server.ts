@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Server, type ServerDuplexStream, status } from "@grpc/grpc-js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
+import { type AgentLog, SILENT_LOG } from "../process/log.js";
 import { messageType, SECRET_TYPE_URL, serviceClient } from "../protos.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { type CaClient, createCaClient } from "./ca-client.js";
@@ -64,7 +65,7 @@ export interface SdsServerOptions
   trustDomain: string;
   namespace: string;
   serviceAccount: string;
-  log?: (level: "debug" | "info" | "warn", message: string) => void;
+  log?: AgentLog;
 }
 
 export interface SdsStats {
@@ -129,7 +130,7 @@ interface DeltaRequest {
 export async function startSdsServer(options: SdsServerOptions): Promise<SdsServer> {
   const root = options.root ?? "/";
   const socketPath = options.socketPath ?? join(root, SDS_SOCKET);
-  const log = options.log ?? (() => {});
+  const log = options.log ?? SILENT_LOG;
   let ca: CaClient | undefined;
   if (options.ca) {
     const rootCertPath = options.ca.rootCertPath ?? join(root, CA_ROOT_CERT);
@@ -165,7 +166,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
     const good = names.filter((n) => n === WORKLOAD_KEY_CERT || n === ROOT_CA) as string[];
     if (good.length !== names.length) {
       counters.unknownResources += names.length - good.length;
-      log("warn", `SDS: unknown resource names ${JSON.stringify(names.filter((n) => !good.includes(n)))}`);
+      log.warn(`SDS: unknown resource names ${JSON.stringify(names.filter((n) => !good.includes(n)))}`);
     }
     return good;
   }
@@ -180,7 +181,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
     });
     call.on("cancelled", done);
     call.on("error", (error) => {
-      log("warn", `SDS stream error: ${error.message}`);
+      log.warn(`SDS stream error: ${error.message}`);
       done();
     });
   }
@@ -200,7 +201,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
     call.on("data", (request: SotwRequest) => {
       if (request.errorDetail?.message) {
         counters.nacks++;
-        log("warn", `SDS: Envoy rejected ${JSON.stringify(request.resourceNames)}: ${request.errorDetail.message}`);
+        log.warn(`SDS: Envoy rejected ${JSON.stringify(request.resourceNames)}: ${request.errorDetail.message}`);
         return;
       }
       const wanted = known(request.resourceNames ?? []);
@@ -234,7 +235,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
     call.on("data", (request: DeltaRequest) => {
       if (request.errorDetail?.message) {
         counters.nacks++;
-        log("warn", `SDS (delta): Envoy rejected a response: ${request.errorDetail.message}`);
+        log.warn(`SDS (delta): Envoy rejected a response: ${request.errorDetail.message}`);
         return;
       }
       for (const name of request.resourceNamesUnsubscribe ?? []) subscribed.delete(name);
@@ -254,7 +255,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
     serviceClient("envoy.service.secret.v3.SecretDiscoveryService").service,
     (method, error) => {
       counters.malformed++;
-      log("warn", `SDS: undecodable ${method} request dropped: ${error.message}`);
+      log.warn(`SDS: undecodable ${method} request dropped: ${error.message}`);
     },
   );
   server.addService(sds, {
@@ -265,7 +266,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
   });
   await bindUnixSocket(server, socketPath);
   secrets.start();
-  log("info", `SDS server listening on ${socketPath}`);
+  log.info(`SDS server listening on ${socketPath}`);
 
   return {
     socketPath,

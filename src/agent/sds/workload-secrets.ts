@@ -10,6 +10,7 @@
 import { createHash, createPublicKey, X509Certificate } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { AgentLog } from "../process/log.js";
 import { generateKeyAndCsr, type KeyType } from "./identity-key.js";
 
 export const WORKLOAD_KEY_CERT = "default";
@@ -42,7 +43,7 @@ export interface WorkloadSecretsOptions {
   retryMaxMs?: number;
   /** How often file-mounted certificates are checked for change (default 1 s). */
   fileWatchIntervalMs?: number;
-  log?: (level: "info" | "warn", message: string) => void;
+  log?: AgentLog;
 }
 
 export const FILE_CERT_NAMES = { chain: "cert-chain.pem", key: "key.pem", root: "root-cert.pem" } as const;
@@ -102,7 +103,7 @@ export class WorkloadSecrets {
     const dir = this.options.fileCertsDir;
     const mounted = dir ? readFileMountedCerts(dir) : undefined;
     if (mounted && dir) {
-      this.options.log?.("info", `serving file-mounted certificates from ${dir}`);
+      this.options.log?.info(`serving file-mounted certificates from ${dir}`);
       this.install(mounted);
       this.watchFiles(dir);
       return;
@@ -158,7 +159,7 @@ export class WorkloadSecrets {
       } catch (error) {
         this.failures++;
         const message = `file-mounted certificates in ${dir}: ${(error as Error).message}; keeping the current ones`;
-        if (message !== this.lastError) this.options.log?.("warn", message); // once per distinct problem
+        if (message !== this.lastError) this.options.log?.warn(message); // once per distinct problem
         this.lastError = message;
       }
       this.timer = setTimeout(check, interval);
@@ -214,7 +215,7 @@ export class WorkloadSecrets {
       this.lastError = undefined;
       this.attempts = 0;
       const delay = rotationDelay({ createdAt, expiresAt }, o.graceRatio ?? 0.5, Date.now());
-      o.log?.("info", `workload certificate for ${o.spiffeId} valid until ${leaf.validTo}; rotating in ${delay} ms`);
+      o.log?.info(`workload certificate for ${o.spiffeId} valid until ${leaf.validTo}; rotating in ${delay} ms`);
       this.schedule(delay);
     } catch (error) {
       if (this.closed) return;
@@ -223,7 +224,7 @@ export class WorkloadSecrets {
       const initial = o.retryInitialMs ?? 1000;
       const delay = Math.min(o.retryMaxMs ?? 60_000, initial * 2 ** this.attempts++);
       const keeping = this.item ? "; keeping the current certificate" : "";
-      o.log?.("warn", `${this.lastError}${keeping}; retrying in ${delay} ms`);
+      o.log?.warn(`${this.lastError}${keeping}; retrying in ${delay} ms`);
       this.schedule(delay);
     }
   }

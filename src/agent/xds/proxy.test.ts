@@ -14,6 +14,7 @@ import { after, before, describe, test } from "node:test";
 import { status as Status } from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
+import { SILENT_LOG } from "../process/log.js";
 import { createTestCa, type TestCa } from "../testing/pki.js";
 import { until } from "../testing/until.js";
 import { startXdsProxy, type XdsProxy, type XdsProxyOptions } from "./proxy.js";
@@ -72,7 +73,10 @@ describe("XDS proxy with a fake istiod", () => {
     const istiod = await startFakeIstiod(pki);
     const tables: NameTable[] = [];
     const logs: string[] = [];
-    const proxy = await proxyFor(istiod, { onNameTable: (t) => tables.push(t), log: (_l, m) => logs.push(m) });
+    const proxy = await proxyFor(istiod, {
+      onNameTable: (t) => tables.push(t),
+      log: { ...SILENT_LOG, info: (m) => logs.push(m), warn: (m) => logs.push(m), debug: (m) => logs.push(m) },
+    });
     const envoy = adsClient(`unix:${proxy.socketPath}`);
     try {
       assert.equal(statSync(proxy.socketPath).mode & 0o777, 0o600);

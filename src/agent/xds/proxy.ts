@@ -28,6 +28,7 @@ import { join } from "node:path";
 import { Server, type ServerDuplexStream, status as Status, type StatusObject } from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
+import { type AgentLog, SILENT_LOG } from "../process/log.js";
 import { serviceClient } from "../protos.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
@@ -63,7 +64,7 @@ export interface XdsProxyOptions {
    * each ProxyConfig istiod pushes. Without it or `dynamicProxyConfig`, PCDS is not requested. Throws to NACK.
    */
   onProxyConfig?: (caCertificatesPem: string[]) => void;
-  log?: (level: "debug" | "info" | "warn", message: string) => void;
+  log?: AgentLog;
 }
 
 export interface XdsStats {
@@ -113,7 +114,7 @@ interface Connection {
 export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy> {
   const root = options.root ?? "/";
   const socketPath = options.socketPath ?? join(root, XDS_SOCKET);
-  const log = options.log ?? (() => {});
+  const log = options.log ?? SILENT_LOG;
   const rootCertPath = options.rootCertPath ?? join(root, CA_ROOT_CERT);
   const tokenPath = options.tokenPath ?? join(root, TOKEN_PATH);
   const rootCertPem = rootCertPath === false ? undefined : readFileSync(rootCertPath);
@@ -180,7 +181,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     };
     // registerStream: only one connection at a time; the previous one is closed.
     if (connected) {
-      log("warn", `XDS proxy: registered overlapping stream; closing previous (stream ${connected.id})`);
+      log.warn(`XDS proxy: registered overlapping stream; closing previous (stream ${connected.id})`);
       counters.replaced++;
       connected.stop();
     }
@@ -210,7 +211,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     call.on("cancelled", () => con.stop());
     call.on("error", (error) => {
       if (stopped) return; // the status this proxy sent (see stop)
-      log("debug", `XDS proxy: ${label}: Envoy's stream failed: ${error.message}`);
+      log.debug(`XDS proxy: ${label}: Envoy's stream failed: ${error.message}`);
       con.stop();
     });
 
@@ -227,12 +228,12 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     try {
       stream = upstream.open(kind);
     } catch (error) {
-      log("warn", `XDS proxy: failed to connect to upstream ${options.discoveryAddress}: ${(error as Error).message}`);
+      log.warn(`XDS proxy: failed to connect to upstream ${options.discoveryAddress}: ${(error as Error).message}`);
       con.stop({ code: Status.UNAVAILABLE, details: (error as Error).message });
       return;
     }
     up = stream;
-    log("info", `XDS proxy: ${label} connected to upstream XDS server ${options.discoveryAddress}`);
+    log.info(`XDS proxy: ${label} connected to upstream XDS server ${options.discoveryAddress}`);
 
     // istiod → Envoy (or the agent's handlers).
     stream.on("data", (response: Message) => {
@@ -250,14 +251,14 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
           error = (e as Error).message;
           counters.malformed++;
           counters.nacks++;
-          log("warn", `XDS proxy: ${shortType(typeUrl)} from istiod rejected: ${error}`);
+          log.warn(`XDS proxy: ${shortType(typeUrl)} from istiod rejected: ${error}`);
         }
         sendUp(shapes.ack(response, error === undefined ? undefined : { code: INTERNAL, message: error }));
         return;
       }
       if (!isEnvoyType(typeUrl) && typeUrl !== WORKLOAD_TYPE) {
         counters.dropped++;
-        log("warn", `XDS proxy: skipping forwarding type url ${typeUrl} to Envoy as it is not a valid Envoy type`);
+        log.warn(`XDS proxy: skipping forwarding type url ${typeUrl} to Envoy as it is not a valid Envoy type`);
         return;
       }
       if (!call.write(response)) {
@@ -270,10 +271,9 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     stream.on("status", (s: StatusObject) => {
       if (stopped) return;
       counters.upstreamTerminations++;
-      log(
-        s.code === Status.OK || s.code === Status.CANCELLED ? "debug" : "warn",
-        `XDS proxy: ${label}: upstream terminated with status ${Status[s.code] ?? s.code}: ${s.details}`,
-      );
+      const line = `XDS proxy: ${label}: upstream terminated with status ${Status[s.code] ?? s.code}: ${s.details}`;
+      if (s.code === Status.OK || s.code === Status.CANCELLED) log.debug(line);
+      else log.warn(line);
       con.stop(s);
     });
     stream.on("error", () => {}); // reported through "status"
@@ -291,7 +291,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService").service,
     (method, error) => {
       counters.malformed++;
-      log("warn", `XDS proxy: undecodable ${method} request from Envoy dropped: ${error.message}`);
+      log.warn(`XDS proxy: undecodable ${method} request from Envoy dropped: ${error.message}`);
     },
   );
   server.addService(ads, {
@@ -299,7 +299,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     DeltaAggregatedResources: (call: Downstream) => handleStream(call, "delta"),
   });
   await bindUnixSocket(server, socketPath);
-  log("info", `XDS proxy listening on ${socketPath}, upstream ${options.discoveryAddress}`);
+  log.info(`XDS proxy listening on ${socketPath}, upstream ${options.discoveryAddress}`);
 
   const ready = () => connected?.upstream?.connected() ?? false;
   return {
