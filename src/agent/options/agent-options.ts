@@ -179,7 +179,16 @@ export async function readAgentOptions(cl: AgentCommandLine): Promise<AgentOptio
       warn,
     }),
     sds: sdsOptionsFromEnv(cl.env, { root: cl.root, discoveryAddress, namespace, clusterId, warn }),
-    xds: xdsProxyOptions({ root: cl.root, discoveryAddress, clusterId }),
+    xds: xdsProxyOptions({
+      root: cl.root,
+      discoveryAddress,
+      clusterId,
+      dynamicProxyConfig: read.bool("PROXY_CONFIG_XDS_AGENT", false),
+      keepalive: {
+        timeMs: read.durationMs("GRPC_KEEPALIVE_INTERVAL", 30_000),
+        timeoutMs: read.durationMs("GRPC_KEEPALIVE_TIMEOUT", 10_000),
+      },
+    }),
     warnings,
   };
   if (plan.grpcBootstrapPath !== undefined) {
