@@ -4,7 +4,7 @@
 // The agent runs without Envoy (DISABLE_ENVOY, as the grpc-agent template sets); its SDS server and
 // XDS proxy run too, with no istiod to reach.
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { Resolver } from "node:dns/promises";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { DNS_NOT_READY } from "../src/agent/dns/server.js";
 import { freePort } from "./loopback.js";
-import { repoRoot } from "./meshinject-cli.js";
+import { spawnAgentSidecar } from "./meshinject-cli.js";
 import { writePodSecrets } from "./pod-secrets.js";
 
 function httpGet(port: number, path: string): Promise<{ status: number; body: string }> {
@@ -45,24 +45,15 @@ describe("meshinject agent with DNS capture", () => {
     writeFileSync(join(root, "etc/resolv.conf"), "nameserver 127.0.0.1\nsearch shop.svc.cluster.local\n");
     statusPort = await freePort();
     dnsPort = await freePort();
-    agent = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "agent", "proxy", "sidecar", "--root", root, "--status-host", "127.0.0.1"],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH ?? "",
-          POD_NAME: "web-1",
-          POD_NAMESPACE: "shop",
-          INSTANCE_IP: "127.0.0.1",
-          DISABLE_ENVOY: "true",
-          ISTIO_META_DNS_CAPTURE: "true",
-          DNS_PROXY_ADDR: `127.0.0.1:${dnsPort}`,
-          PROXY_CONFIG: JSON.stringify({ statusPort }),
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    agent = spawnAgentSidecar(root, {
+      POD_NAME: "web-1",
+      POD_NAMESPACE: "shop",
+      INSTANCE_IP: "127.0.0.1",
+      DISABLE_ENVOY: "true",
+      ISTIO_META_DNS_CAPTURE: "true",
+      DNS_PROXY_ADDR: `127.0.0.1:${dnsPort}`,
+      PROXY_CONFIG: JSON.stringify({ statusPort }),
+    });
     agent.stdout?.on("data", (c) => {
       output += c;
     });

@@ -11,26 +11,20 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, get } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import * as grpc from "@grpc/grpc-js";
 import { parse as parseYaml } from "yaml";
-import { formatDownwardAPI } from "../src/agent/bootstrap/downward-api.js";
 import { expandVars } from "../src/agent/expand.js";
-import {
-  decodeHealthCheckRequest,
-  encodeHealthCheckResponse,
-  HEALTH_CHECK_METHOD,
-} from "../src/agent/status/grpc-health.js";
 import { injectYaml, loadInjectorConfig } from "../src/index.js";
 import { splitYamlStream } from "../src/kube/stream.js";
+import { startHealthServer } from "./grpc-health.js";
+import { containerEnv, writePodFiles } from "./kubelet.js";
 import { freePort, postLocal } from "./loopback.js";
 import { repoRoot } from "./meshinject-cli.js";
-import { writePodSecrets } from "./pod-secrets.js";
 
 type Json = Record<string, unknown>;
 
@@ -95,23 +89,9 @@ describe("meshinject agent, end to end with an injected workload", () => {
     closers.push(() => new Promise((r) => http.close(() => r())));
     tcpServer = createTcpServer((s) => s.end());
     await new Promise<void>((r) => tcpServer.listen(ports.tcp, "127.0.0.1", r));
-    const g = new grpc.Server();
-    g.register(
-      HEALTH_CHECK_METHOD,
-      (
-        _call: grpc.ServerUnaryCall<{ service: string }, { status: number }>,
-        cb: grpc.sendUnaryData<{ status: number }>,
-      ) => cb(null, { status: grpcStatus }),
-      encodeHealthCheckResponse,
-      decodeHealthCheckRequest,
-      "unary",
-    );
-    await new Promise<void>((resolve, reject) =>
-      g.bindAsync(`127.0.0.1:${ports.grpc}`, grpc.ServerCredentials.createInsecure(), (e) =>
-        e ? reject(e) : resolve(),
-      ),
-    );
-    closers.push(async () => g.forceShutdown());
+    // gRPC health encoded by @grpc/proto-loader, not by the agent's own grpc-health.ts.
+    const g = await startHealthServer(() => grpcStatus, ["127.0.0.1"], ports.grpc);
+    closers.push(async () => g.close());
 
     // The workload, injected by our kube-inject.
     const workload = `apiVersion: apps/v1
@@ -169,25 +149,9 @@ spec:
       "spec.serviceAccountName": "shop",
       "spec.nodeName": "node-1",
     };
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "", FAKE_ENVOY_READY: "false" };
-    for (const e of (proxy.env as Json[]) ?? []) {
-      const name = e.name as string;
-      if (typeof e.value === "string") env[name] = expandVars(e.value, (n) => env[n]);
-      const ref = ((e.valueFrom as Json | undefined)?.fieldRef as Json | undefined)?.fieldPath as string | undefined;
-      if (ref !== undefined && field[ref] !== undefined) env[name] = field[ref] as string;
-      const resource = (e.valueFrom as Json | undefined)?.resourceFieldRef as Json | undefined;
-      if (resource !== undefined) env[name] = "2";
-    }
+    const env = containerEnv(proxy, field, { PATH: process.env.PATH ?? "", FAKE_ENVOY_READY: "false" });
     const args = ((proxy.args as string[]) ?? []).map((a) => expandVars(a, (n) => env[n]));
-    writePodSecrets(root);
-    mkdirSync(join(root, "etc/istio/pod"), { recursive: true });
-    writeFileSync(
-      join(root, "etc/istio/pod/annotations"),
-      formatDownwardAPI(meta.annotations as Record<string, string>),
-    );
-    writeFileSync(join(root, "etc/istio/pod/labels"), formatDownwardAPI(meta.labels as Record<string, string>));
-    mkdirSync(join(root, "usr/local/bin"), { recursive: true });
-    copyFileSync(join(repoRoot, "src/agent/envoy/testdata/fake-envoy.mjs"), join(root, "usr/local/bin/envoy"));
+    writePodFiles(root, meta);
 
     agent = spawn(
       process.execPath,

@@ -248,6 +248,20 @@ describe("the built binary (dist/cli/main.js)", { skip }, () => {
     }
   });
 
+  it("ships no test fakes or fixtures (testing/, testdata/)", { skip }, async () => {
+    const shipped: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        if (!entry.isDirectory()) continue;
+        const path = join(dir, entry.name);
+        if (entry.name === "testing" || entry.name === "testdata") shipped.push(path.slice(repoRoot.length + 1));
+        else await walk(path);
+      }
+    };
+    await walk(join(repoRoot, "dist"));
+    assert.deepEqual(shipped, []);
+  });
+
   it("prints its version and a user error as one line", async () => {
     const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
     assert.equal(run({}, "--version").stdout, `${pkg.version}\n`);

@@ -14,6 +14,7 @@ import { documentDiffs } from "../src/kube/document-diff.js";
 import { parseLabelPairs } from "../src/report/check-inject-inputs.js";
 import { checkInjectReport } from "../src/report/check-inject-report.js";
 import { webhookConfiguration } from "../src/webhook/webhook-config.js";
+import { type WorkloadPictures, workloadPictures } from "./pictures.js";
 
 /** Everything the page lets the user set; also what the share URL carries. */
 export interface PlaygroundState {
@@ -55,6 +56,8 @@ export interface PlaygroundResult {
   proxy: string;
   /** The Envoy bootstrap each injected pod's agent would write. */
   bootstrap: string;
+  /** The Pod and Traffic pictures' models, one per workload of the injected output. */
+  pictures: WorkloadPictures[];
   /** Whether every workload would be injected in the cluster (the why tab's verdict). */
   verdict: "injected" | "not injected" | "partly injected" | "no workload";
   errors: PlaygroundError[];
@@ -127,6 +130,7 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
     traffic: "",
     proxy: "",
     bootstrap: "",
+    pictures: [],
     verdict: "no workload",
     errors: [],
     warnings: [],
@@ -214,7 +218,18 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
       : attempt(errors, "bootstrap", () =>
           envoyBootstrapPreview(injected, { source: WORKLOAD, namespace, podIP: "10.0.0.1" }),
         );
-  return { injected, diff, why, traffic, proxy, bootstrap, verdict, errors, warnings };
+  let pictures: WorkloadPictures[] = [];
+  if (injected !== "") {
+    attempt(errors, WORKLOAD, () => {
+      pictures = workloadPictures(state.workload, injected, {
+        namespace,
+        meshConfigText: meshText,
+        mesh: injector.meshConfig,
+      });
+      return "";
+    });
+  }
+  return { injected, diff, why, traffic, proxy, bootstrap, pictures, verdict, errors, warnings };
 }
 
 function kubeInjectText(

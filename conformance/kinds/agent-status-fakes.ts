@@ -8,14 +8,8 @@ import * as http from "node:http";
 import * as http2 from "node:http2";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
-import * as grpc from "@grpc/grpc-js";
-import {
-  decodeHealthCheckRequest,
-  encodeHealthCheckResponse,
-  HEALTH_CHECK_METHOD,
-  SERVING_STATUS,
-} from "../../src/agent/status/grpc-health.js";
 import { parseMediaType } from "../../src/agent/status/metrics-format.js";
+import { SERVING_STATUS_VALUE, startHealthServer } from "../../test/grpc-health.js";
 
 type Json = Record<string, unknown>;
 type Handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: Res) => void;
@@ -315,40 +309,19 @@ export async function startEnvoyAdmin(body: () => string): Promise<Fake> {
   return fake;
 }
 
-/** A grpc-go style health server: "" is SERVING, listed services as given, others NOT_FOUND. */
+/**
+ * A grpc-go style health server: "" is SERVING, listed services as given, others NOT_FOUND. Its
+ * messages are encoded by @grpc/proto-loader (test/grpc-health.ts), not by the agent's grpc-health.ts.
+ */
 export async function startGrpcHealth(servingStatus: Record<string, string>): Promise<Fake> {
-  const server = new grpc.Server();
-  const statuses = new Map<string, number>([["", 1]]);
+  const statuses = new Map<string, number>([["", SERVING_STATUS_VALUE.SERVING]]);
   for (const [svc, st] of Object.entries(servingStatus)) {
-    statuses.set(svc, SERVING_STATUS.indexOf(st as (typeof SERVING_STATUS)[number]));
+    statuses.set(svc, SERVING_STATUS_VALUE[st as keyof typeof SERVING_STATUS_VALUE] ?? -1);
   }
-  server.register(
-    HEALTH_CHECK_METHOD,
-    (
-      call: grpc.ServerUnaryCall<{ service: string }, { status: number }>,
-      cb: grpc.sendUnaryData<{ status: number }>,
-    ) => {
-      const st = statuses.get(call.request.service);
-      if (st === undefined) cb({ code: grpc.status.NOT_FOUND, details: "unknown service" });
-      else cb(null, { status: st });
-    },
-    encodeHealthCheckResponse,
-    decodeHealthCheckRequest,
-    "unary",
-  );
-  const bind = (addr: string) =>
-    new Promise<number>((resolve, reject) =>
-      server.bindAsync(addr, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-    );
-  const port = await bind("127.0.0.1:0");
-  await bind(`[::1]:${port}`);
+  const server = await startHealthServer((service) => statuses.get(service), ["127.0.0.1", "::1"]);
   return {
-    port,
+    port: server.port,
     lastProtocol: "",
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.forceShutdown();
-        resolve();
-      }),
+    close: async () => server.close(),
   };
 }

@@ -8,7 +8,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as net from "node:net";
 import { type ProbeEvent, type ReadinessProbe, WorkloadHealthChecker } from "../../src/agent/health/checker.js";
-import { ExecProber, GRPCProber, HTTPProber, type Prober, TCPProber } from "../../src/agent/health/probers.js";
+import { ExecProber, GRPCProber, HTTPProber, TCPProber, type WorkloadProber } from "../../src/agent/health/probers.js";
 import { startGrpcHealth } from "./agent-status-fakes.js";
 
 type Json = Record<string, unknown>;
@@ -91,7 +91,7 @@ function withAppPort<T>(config: T, port: number): T {
 async function judgeProber(v: Json, app: Upstream): Promise<Verdict> {
   const config = withAppPort(v.config as ReadinessProbe, app.port);
   const host = String(v.defaultHost ?? "localhost");
-  let prober: Prober;
+  let prober: WorkloadProber;
   let usedPort: number | undefined;
   let configPort: number | undefined;
   if (v.prober === "HTTPProber" && config.httpGet) {

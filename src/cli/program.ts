@@ -116,6 +116,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>]
   ["capture-rules", async () => addingReport((await import("./capture-rules.js")).captureRulesCommand)],
   ["proxy-config", async () => addingReport((await import("./proxy-config.js")).proxyConfigCommand)],
   ["check-inject", async () => addingReport((await import("./check-inject.js")).checkInjectCommand)],
+  ["drift", async () => (await import("./drift.js")).registerDrift],
   [
     "uninject",
     async () => {
@@ -241,7 +242,7 @@ function registerVersion(program: Command, io: CliIo): void {
         io.stdout.write(`${packageVersion()}\n`);
         return;
       }
-      const { AGENT_ISTIO_VERSION } = await import("../agent/process/version.js");
+      const { AGENT_ISTIO_VERSION } = await import("../agent/version.js");
       io.stdout.write(`meshinject version: ${packageVersion()}\nistio version: ${AGENT_ISTIO_VERSION}\n`);
     });
 }

@@ -50,3 +50,9 @@ export function extPath(p: string): string {
 export function isAbsPath(p: string): boolean {
   return p.startsWith("/");
 }
+
+/** Go's path.Join: the non-empty elements joined by slashes and cleaned; "" when all are empty. */
+export function joinPath(...elems: string[]): string {
+  const parts = elems.filter((e) => e !== "");
+  return parts.length === 0 ? "" : cleanPath(parts.join("/"));
+}

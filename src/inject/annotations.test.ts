@@ -39,7 +39,22 @@ describe("validateAnnotations", () => {
     );
   });
 
-  it("formats a single error like go-multierror", () => {});
+  it("formats a single error like go-multierror", () => {
+    assert.throws(
+      () => validateAnnotations({ "sidecar.istio.io/interceptionMode": "MAGIC", "app.example/x": "" }),
+      (e: unknown) => {
+        assert.ok(e instanceof AnnotationValidationError);
+        assert.equal(
+          e.message,
+          "1 error occurred:\n" +
+            "\t* invalid value 'MAGIC' for annotation 'sidecar.istio.io/interceptionMode': " +
+            "interceptionMode invalid, use REDIRECT,TPROXY,NONE: MAGIC\n\n",
+        );
+        assert.equal(e.failures.length, 1);
+        return true;
+      },
+    );
+  });
 
   it("lets the mesh layer supply the proxy config validator", () => {
     const reason = validateAnnotation("proxy.istio.io/config", "concurrency: -1", {

@@ -10,6 +10,16 @@ import { nativeSidecarsEnabled, potentialPodName, reviewBody, type WebhookState 
 
 const fastJsonPatch = fastJsonPatchModule.applyPatch;
 
+/**
+ * `ops` applied by fast-json-patch (an RFC 6902 implementation we did not write), which must give
+ * what our applyPatch gives: the tests read the injected pod from the independent result.
+ */
+function applied(received: unknown, ops: unknown[]): unknown {
+  const theirs = fastJsonPatch(structuredClone(received), ops as Operation[], true, false).newDocument;
+  assert.deepEqual(applyPatch(structuredClone(received), ops), theirs, "fast-json-patch and applyPatch agree");
+  return theirs;
+}
+
 const state: WebhookState = { injector: loadInjector(defaultConfigFiles()), revision: "", nativeSidecars: "off" };
 
 type Json = Record<string, unknown>;
@@ -55,7 +65,7 @@ describe("review", () => {
     assert.equal(response.allowed, true);
     assert.equal(response.patchType, "JSONPatch");
     const received = marshalTyped(object, "Pod");
-    const injected = applyPatch(received, patchOf(result)) as {
+    const injected = applied(received, patchOf(result)) as {
       metadata: { annotations: Record<string, string> };
       spec: { containers: Array<{ name: string }>; initContainers: Array<{ name: string }> };
     };
@@ -192,7 +202,17 @@ describe("review", () => {
       const patch = responseOf(result).patch;
       if (patch === undefined) continue;
       const ops = JSON.parse(Buffer.from(String(patch), "base64").toString("utf8")) as Operation[];
-      assert.doesNotThrow(() => fastJsonPatch(structuredClone(object), ops, true, false), JSON.stringify(object));
+      // The received pod as the API server holds it (typed), patched by fast-json-patch...
+      const received = marshalTyped(object, "Pod");
+      const theirs = fastJsonPatch(structuredClone(received), ops, true, false).newDocument;
+      // ...is what our own applyPatch makes of it, and is an injected pod.
+      assert.deepEqual(applyPatch(structuredClone(received), ops), theirs, JSON.stringify(object));
+      const injected = theirs as { metadata: { annotations: Json }; spec: { containers: { name: string }[] } };
+      assert.ok(injected.metadata.annotations["sidecar.istio.io/status"], JSON.stringify(object));
+      assert.ok(
+        injected.spec.containers.some((c) => c.name === "istio-proxy"),
+        JSON.stringify(object),
+      );
     }
   });
 
@@ -216,7 +236,7 @@ describe("review", () => {
   it("takes proxy env from the path and the proxy config from the annotation", () => {
     const object = pod({ metadata: { annotations: { "proxy.istio.io/config": "concurrency: 3" } } });
     const result = reviewBody(admissionReview(object), "/inject/cluster/east/net/net1", state);
-    const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
+    const injected = applied(marshalTyped(object, "Pod"), patchOf(result)) as {
       metadata: { labels: Record<string, string> };
       spec: { containers: Array<{ name: string; env?: Array<{ name: string; value?: string }> }> };
     };
@@ -241,7 +261,7 @@ describe("review", () => {
     });
     const result = reviewBody(admissionReview(object), "/inject", state);
     assert.equal(result.pod, "default/web-7d4b9c-***** (actual name not yet known)");
-    const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
+    const injected = applied(marshalTyped(object, "Pod"), patchOf(result)) as {
       metadata: { labels: Record<string, string> };
     };
     assert.equal(injected.metadata.labels["service.istio.io/canonical-name"], "web");
@@ -249,7 +269,7 @@ describe("review", () => {
 
   it("is a fixed point: re-injecting the injected pod changes nothing", () => {
     const received = marshalTyped(pod(), "Pod");
-    const injected = applyPatch(received, patchOf(reviewBody(admissionReview(received), "/inject", state)));
+    const injected = applied(received, patchOf(reviewBody(admissionReview(received), "/inject", state)));
     const again = reviewBody(admissionReview(injected), "/inject", state);
     assert.equal(again.outcome.kind, "injected");
     assert.deepEqual(patchOf(again), []);
@@ -297,7 +317,7 @@ describe("review on OpenShift", () => {
   const proxyOf = (object: Json, s: WebhookState, namespace = "test-ns") => {
     const result = reviewBody(admissionReview(object, undefined, { namespace }), "/inject", s);
     assert.deepEqual(result.outcome, { kind: "injected" });
-    const injected = applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as Injected;
+    const injected = applied(marshalTyped(object, "Pod"), patchOf(result)) as Injected;
     return injected.spec.containers.find((c) => c.name === "istio-proxy")?.securityContext ?? {};
   };
 
@@ -354,5 +374,80 @@ describe("potentialPodName", () => {
     assert.equal(potentialPodName({ name: "a", generateName: "b-" }), "a");
     assert.equal(potentialPodName({ generateName: "b-" }), "b-***** (actual name not yet known)");
     assert.equal(potentialPodName({}), "");
+  });
+});
+
+// Istio pkg/kube/inject/inject_test.go TestMultipleInjectionTemplates and TestStrategicMerge,
+// through the webhook (their runWebhook): templates chosen by annotation or alias, and strategic
+// merge directives in a template.
+describe("Istio's TestMultipleInjectionTemplates and TestStrategicMerge", () => {
+  const injected = (config: string, object: Json) => {
+    const injector = loadInjector({ config, values: "{}", mesh: defaultConfigFiles().mesh });
+    const result = reviewBody(admissionReview(object), "/inject", { injector, revision: "", nativeSidecars: "off" });
+    return applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
+      metadata: { labels?: Record<string, string>; annotations: Record<string, string> };
+      spec: { containers: Json[]; initContainers?: Json[] };
+    };
+  };
+  const hello = (annotations: Record<string, string>, labels?: Record<string, string>): Json => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "hello", annotations, ...(labels ? { labels } : {}) },
+    spec: { containers: [{ name: "hello", image: "fake.docker.io/google-samples/hello-go-gke:1.0" }] },
+  });
+  const containers = (list: Json[] | undefined) => (list ?? []).map((c) => ({ name: c.name, image: c.image }));
+
+  const multiple = JSON.stringify({
+    policy: "enabled",
+    aliases: { both: ["sidecar", "init"] },
+    templates: {
+      sidecar: "\nspec:\n  containers:\n  - name: istio-proxy\n    image: proxy\n",
+      init: "\nspec:\n initContainers:\n - name: istio-init\n   image: proxy\n",
+    },
+  });
+  for (const templates of ["sidecar,init", "both"]) {
+    it(`TestMultipleInjectionTemplates: inject.istio.io/templates: ${templates}`, () => {
+      const out = injected(multiple, hello({ "inject.istio.io/templates": templates }));
+      assert.deepEqual(containers(out.spec.initContainers), [{ name: "istio-init", image: "proxy" }]);
+      assert.deepEqual(containers(out.spec.containers), [
+        { name: "hello", image: "fake.docker.io/google-samples/hello-go-gke:1.0" },
+        { name: "istio-proxy", image: "proxy" },
+      ]);
+      assert.equal(out.metadata.annotations["inject.istio.io/templates"], templates);
+      const status = JSON.parse(out.metadata.annotations["sidecar.istio.io/status"] as string);
+      assert.deepEqual([status.initContainers, status.containers], [["istio-init"], ["istio-proxy"]]);
+    });
+  }
+
+  it("TestStrategicMerge: $patch: replace in the template replaces the pod's labels", () => {
+    const template =
+      "\nmetadata:\n  labels:\n    $patch: replace\n    foo: bar\nspec:\n  containers:\n  - name: injected\n" +
+      '    image: "fake.docker.io/google-samples/hello-go-gke:1.1"\n';
+    const out = injected(
+      JSON.stringify({ policy: "enabled", templates: { sidecar: template } }),
+      hello({}, { key: "value" }),
+    );
+    assert.deepEqual(out.metadata.labels, { foo: "bar" });
+    assert.deepEqual(containers(out.spec.containers), [
+      { name: "injected", image: "fake.docker.io/google-samples/hello-go-gke:1.1" },
+      { name: "hello", image: "fake.docker.io/google-samples/hello-go-gke:1.0" },
+    ]);
+  });
+});
+
+// Istio pkg/kube/inject/webhook.go checkPreconditions and getPrometheusScrapeConfiguration log
+// warnings while injecting; the webhook hands them to its log with the pod.
+describe("warnings while injecting", () => {
+  it("are returned with the injected pod, for the log", () => {
+    const object = pod({
+      metadata: { annotations: { "prometheus.istio.io/scrape-targets": ":/x" } },
+      spec: { dnsPolicy: "Default" },
+    });
+    const result = reviewBody(admissionReview(object), "/inject", state);
+    assert.deepEqual(result.outcome, { kind: "injected" });
+    assert.deepEqual(result.warnings, [
+      '"default/web"\'s DNSPolicy is not "ClusterFirst". The Envoy sidecar may not able to connect to Istio Pilot',
+      'default/web: failed to parse prometheus.istio.io/scrape-targets annotation: empty port in scrape target ":/x"',
+    ]);
   });
 });

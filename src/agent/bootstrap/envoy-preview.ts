@@ -11,9 +11,9 @@ import { oneLine } from "../../kube/one-line.js";
 import { podNamespace } from "../../kube/workloads.js";
 import { forEachWorkload, notInjectedNote, workloadHeader } from "../../report/injected-pods.js";
 import { expandVars, referencedVars } from "../expand.js";
+import { bootstrapConfig, planAgent } from "../plan.js";
 import { podFacts, resolveEnv } from "../pod-env.js";
-import { planAgent } from "../process/plan.js";
-import { AGENT_ISTIO_VERSION } from "../process/version.js";
+import { AGENT_ISTIO_VERSION } from "../version.js";
 import { parseAgentArgs } from "./agent-args.js";
 import { DEFAULT_BOOTSTRAP_TEMPLATE, DEFAULT_TEMPLATE_PATH } from "./default-template.js";
 import { formatDownwardAPI } from "./downward-api.js";
@@ -87,13 +87,7 @@ export function envoyBootstrapPreview(input: string, options: EnvoyPreviewOption
           hostIPs: [options.podIP],
           binaryVersion: AGENT_ISTIO_VERSION,
         });
-        params = templateParams({
-          node: getNodeMetaData(plan.metadataOptions),
-          compliancePolicy: plan.compliancePolicy,
-          logAsJSON: plan.logAsJSON,
-          features: plan.features,
-          lightstepTokenPath: `${plan.proxyConfig.configPath ?? ""}/lightstep_access_token.txt`,
-        });
+        params = templateParams(bootstrapConfig(plan, getNodeMetaData(plan.metadataOptions)));
       } catch (e) {
         // What `meshinject agent` would say before exiting, e.g. a custom template's proxy without POD_NAME.
         if (!(e instanceof Error)) throw e;

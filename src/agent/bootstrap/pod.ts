@@ -8,12 +8,12 @@
  */
 
 import { isRecord } from "../../go/json.js";
-import { atoi } from "../../go/strconv.js";
 import { type Container, type Json, PROXY_CONTAINER } from "../../inject/pod.js";
 import type { PodParts } from "../../kube/workloads.js";
 import { podNamespace } from "../../kube/workloads.js";
 import { type MeshConfig, PROXY_CONFIG_ANNOTATION, type ProxyConfig } from "../../mesh/index.js";
 import { expandVars, referencedVars } from "../expand.js";
+import { envReader } from "../options/env.js";
 import { containersOf, stringList } from "../pod-containers.js";
 import { podFacts, resolveEnv } from "../pod-env.js";
 import { parseAgentArgs } from "./agent-args.js";
@@ -62,12 +62,6 @@ export function proxyContainer(spec: Json): Container | undefined {
   return [...containersOf(spec, "containers"), ...containersOf(spec, "initContainers")].find(
     (c) => c.name === PROXY_CONTAINER,
   );
-}
-
-/** Go's strconv.Atoi for an int environment variable; undefined (pilot-agent then uses 0) on error. */
-function envInt(value: string): bigint | undefined {
-  const { value: n, err } = atoi(value);
-  return err === undefined ? n : undefined;
 }
 
 /**
@@ -137,14 +131,8 @@ export function podBootstrap(obj: Json, pod: PodParts, options: BootstrapOptions
   const seen = podinfo === undefined ? undefined : annotations;
   if (seen?.[PROXY_CONFIG_ANNOTATION]) sources.push(`annotation ${PROXY_CONFIG_ANNOTATION}`);
 
-  let cpuLimit = 0n;
-  const cpuText = env.values.get("ISTIO_CPU_LIMIT");
-  if (cpuText !== undefined) {
-    const n = envInt(cpuText);
-    if (n === undefined)
-      notes.push(`env ISTIO_CPU_LIMIT=${JSON.stringify(cpuText)} is not an integer: pilot-agent uses 0`);
-    cpuLimit = n ?? 0n;
-  }
+  // config.CPULimit, read as the running agent reads it (../options/env.ts: pkg/env's policy).
+  const cpuLimit = envReader(Object.fromEntries(env.values), (w) => notes.push(w)).int64("ISTIO_CPU_LIMIT", 0n);
 
   const built = constructProxyConfig({
     meshConfigFile: meshFile === undefined ? undefined : options.meshConfigText,

@@ -15,6 +15,7 @@ import { DNS_NOT_READY, type DnsProxy } from "../dns/server.js";
 import { writeBootstrap, writeFileAtomic } from "../envoy/bootstrap-file.js";
 import { EnvoyProcess } from "../envoy/supervisor.js";
 import { type AgentCommandLine, type AgentOptions, readAgentOptions } from "../options/agent-options.js";
+import { bootstrapConfig } from "../plan.js";
 import { type AgentLog, Logger } from "../process/log.js";
 import { agentMetrics } from "../process/metrics.js";
 import { startAgentDnsProxy, startAgentSdsServer, startAgentXdsProxy } from "../process/servers.js";
@@ -133,17 +134,7 @@ export async function proxyCommand(io: ProxyCommandIO): Promise<number> {
       }
       if (options.envoy) {
         const e = options.envoy;
-        await writeBootstrap(
-          {
-            node: options.node,
-            compliancePolicy: plan.compliancePolicy,
-            logAsJSON: plan.logAsJSON,
-            features: plan.features,
-          },
-          e.template.text,
-          e.template.name,
-          e.configDir,
-        );
+        await writeBootstrap(bootstrapConfig(plan, options.node), e.template.text, e.template.name, e.configDir);
         const proc = new EnvoyProcess({ ...e, log: log.withScope("envoy"), stdio: io.stdio });
         await proc.start();
         envoy = proc;

@@ -8,9 +8,11 @@ import { join } from "node:path";
 import type { ProxyConfig } from "../../mesh/index.js";
 import { renderBootstrap } from "../bootstrap/render.js";
 import { type BootstrapConfig, templateParams } from "../bootstrap/template-params.js";
+import { LIGHTSTEP_TOKEN_FILE } from "../plan.js";
+
+export { LIGHTSTEP_TOKEN_FILE };
 
 export const BOOTSTRAP_FILE = "envoy-rev.json";
-export const LIGHTSTEP_TOKEN_FILE = "lightstep_access_token.txt";
 
 /** Writes `text` to `path` through a temporary file in the same folder and a rename. */
 export async function writeFileAtomic(path: string, text: string, mode = 0o644): Promise<void> {
@@ -37,12 +39,11 @@ export async function writeBootstrap(
   await mkdir(configDir, { recursive: true });
   const pc = (cfg.node.metadata.PROXY_CONFIG as ProxyConfig | undefined) ?? {};
   const lightstep = (pc.tracing as { lightstep?: { accessToken?: string } } | undefined)?.lightstep;
-  let lightstepTokenPath: string | undefined;
   if (lightstep !== undefined) {
-    // The path Envoy reads is the configured one; the file goes where this process sees it.
-    lightstepTokenPath = join(pc.configPath ?? "", LIGHTSTEP_TOKEN_FILE);
+    // The path Envoy reads is the configured one (cfg.lightstepTokenPath); the file goes where this process sees it.
     await writeFile(join(configDir, LIGHTSTEP_TOKEN_FILE), lightstep.accessToken ?? "", { mode: 0o666 });
   }
+  const lightstepTokenPath = cfg.lightstepTokenPath ?? join(pc.configPath ?? "", LIGHTSTEP_TOKEN_FILE);
   const text = renderBootstrap(templateText, templateParams({ ...cfg, lightstepTokenPath }), templateName);
   const path = join(configDir, BOOTSTRAP_FILE);
   await writeFileAtomic(path, text);

@@ -121,6 +121,20 @@ describe("EnvoyProcess", () => {
     assert.doesNotMatch(out.text, /drain_listeners/);
   });
 
+  it("drains now on the status server's /drain, keeps Envoy running, and skips the drain when stopping", async () => {
+    const { proc, port } = await envoy({});
+    await proc.start();
+    const out = outputOf(proc);
+    await untilUp(port);
+    await proc.drainNow();
+    for (let i = 0; i < 200 && !out.text.includes("drain_listeners"); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(proc.isRunning, true);
+    await proc.stop();
+    assert.equal(proc.isRunning, false);
+    // One drain only, the one that keeps Envoy running; the stop that follows does not drain again.
+    assert.deepEqual(out.text.match(/drain_listeners .*/g), ["drain_listeners ?inboundonly&graceful&skip_exit"]);
+  });
+
   it("reports a missing binary in one line", async () => {
     const { log } = await envoy({});
     const proc = new EnvoyProcess({

@@ -12,9 +12,9 @@ import {
   type GrpcHealthCheckConfig,
   type HTTPHealthCheckConfig,
   HTTPProber,
-  type Prober,
   type TCPHealthCheckConfig,
   TCPProber,
+  type WorkloadProber,
 } from "./probers.js";
 
 /** networking.istio.io ReadinessProbe (proto JSON names). */
@@ -49,7 +49,7 @@ export interface WorkloadHealthCheckerOptions {
 const orDefault = (v: number | undefined, d: number) => (v === undefined || v === 0 ? d : v);
 
 export class WorkloadHealthChecker {
-  private readonly prober: Prober;
+  private readonly prober: WorkloadProber;
   private readonly initialDelayMs: number;
   private readonly timeoutMs: number;
   private readonly periodMs: number;
@@ -63,7 +63,7 @@ export class WorkloadHealthChecker {
     this.periodMs = opts.checkFrequencyMs ?? orDefault(cfg.periodSeconds, 10) * 1000;
     this.successThreshold = orDefault(cfg.successThreshold, 1);
     this.failureThreshold = orDefault(cfg.failureThreshold, 1);
-    const probers: Prober[] = [];
+    const probers: WorkloadProber[] = [];
     if (opts.envoyReady) probers.push(new EnvoyProber(opts.envoyReady));
     if (cfg.httpGet) {
       const h = cfg.httpGet;

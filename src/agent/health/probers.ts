@@ -6,9 +6,9 @@
 import { spawn } from "node:child_process";
 import * as http from "node:http";
 import * as https from "node:https";
-import * as net from "node:net";
 import { isIP } from "node:net";
 import { joinHostPort } from "../../mesh/validate-net.js";
+import { connectOnce } from "../status/app-probe.js";
 import { checkHealth, grpcCodeName, HealthCheckError } from "../status/grpc-health.js";
 
 export type ProbeResult = "HEALTHY" | "UNHEALTHY" | "UNKNOWN";
@@ -18,7 +18,8 @@ export interface ProbeOutcome {
   error?: string;
 }
 
-export interface Prober {
+/** A workload health prober (pkg/istio-agent/health Prober); not the probe proxy's app prober (../status/probers.ts). */
+export interface WorkloadProber {
   probe(timeoutMs: number): Promise<ProbeOutcome>;
 }
 
@@ -47,7 +48,7 @@ export interface GrpcHealthCheckConfig {
 const MAX_REDIRECTS = 10;
 
 /** HTTP GET from the upstream local address (127.0.0.6 or ::6), keep-alive off, redirects followed. */
-export class HTTPProber implements Prober {
+export class HTTPProber implements WorkloadProber {
   constructor(
     readonly config: HTTPHealthCheckConfig,
     readonly localAddress: string,
@@ -118,33 +119,26 @@ export class HTTPProber implements Prober {
   }
 }
 
-/** A TCP connect from the default source address. */
-export class TCPProber implements Prober {
+/** A TCP connect from the default source address (the probe proxy's connect, ../status/app-probe.ts). */
+export class TCPProber implements WorkloadProber {
   constructor(readonly config: TCPHealthCheckConfig) {}
 
-  probe(timeoutMs: number): Promise<ProbeOutcome> {
+  async probe(timeoutMs: number): Promise<ProbeOutcome> {
     const target = joinHostPort(this.config.host ?? "", this.config.port);
-    return new Promise((resolve) => {
-      const socket = net.connect({ host: this.config.host || "localhost", port: this.config.port });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        resolve({ result: "UNHEALTHY", error: `dial tcp ${target}: i/o timeout` });
-      }, timeoutMs);
-      socket.once("connect", () => {
-        clearTimeout(timer);
-        socket.destroy();
-        resolve({ result: "HEALTHY" });
-      });
-      socket.once("error", (e) => {
-        clearTimeout(timer);
-        resolve({ result: "UNHEALTHY", error: `dial tcp ${target}: ${e.message}` });
-      });
+    const error = await connectOnce({
+      host: this.config.host || "localhost",
+      port: this.config.port,
+      timeoutMs,
+      timeoutError: () => new Error("i/o timeout"),
     });
+    return error === undefined
+      ? { result: "HEALTHY" }
+      : { result: "UNHEALTHY", error: `dial tcp ${target}: ${error.message}` };
   }
 }
 
 /** Runs a command; exit 0 is healthy. Past the timeout the command is killed. */
-export class ExecProber implements Prober {
+export class ExecProber implements WorkloadProber {
   constructor(readonly config: ExecHealthCheckConfig) {}
 
   probe(timeoutMs: number): Promise<ProbeOutcome> {
@@ -176,7 +170,7 @@ export class ExecProber implements Prober {
 }
 
 /** The gRPC health check: SERVING is healthy, any other status unhealthy (without an error). */
-export class GRPCProber implements Prober {
+export class GRPCProber implements WorkloadProber {
   constructor(
     readonly config: GrpcHealthCheckConfig,
     readonly host: string,
@@ -204,7 +198,7 @@ export class GRPCProber implements Prober {
 }
 
 /** Envoy's readiness in front of the application's check. */
-export class EnvoyProber implements Prober {
+export class EnvoyProber implements WorkloadProber {
   constructor(readonly check: () => Promise<string | undefined>) {}
 
   async probe(): Promise<ProbeOutcome> {
@@ -214,8 +208,8 @@ export class EnvoyProber implements Prober {
 }
 
 /** The first prober that is not healthy decides. */
-export class AggregateProber implements Prober {
-  constructor(readonly probers: Prober[]) {}
+export class AggregateProber implements WorkloadProber {
+  constructor(readonly probers: WorkloadProber[]) {}
 
   async probe(timeoutMs: number): Promise<ProbeOutcome> {
     for (const p of this.probers) {

@@ -2,7 +2,7 @@
  * The agent's options, built once before anything starts (pilot-agent's options package:
  * NewAgentOptions, NewSecurityOptions, NewStatusServerOptions): the command line read once, the
  * environment read once through one policy (./env.ts), the files under the root read once, and the
- * plan of what pilot-agent does (../process/plan.ts). Each server gets its slice — the status
+ * plan of what pilot-agent does (../plan.ts). Each server gets its slice — the status
  * server, the DNS proxy, the SDS server, the XDS proxy, the gRPC bootstrap, Envoy — and only its
  * slice. A bad start is a one-line error (isAgentStartError); a value that does not parse is a
  * warning in `warnings` and its default is used.
@@ -22,14 +22,14 @@ import { envoyArgs } from "../envoy/args.js";
 import { BOOTSTRAP_FILE } from "../envoy/bootstrap-file.js";
 import { BootstrapOverrideError, bootstrapOverrideJSON } from "../envoy/override.js";
 import type { EnvoyProcessOptions } from "../envoy/supervisor.js";
+import { AgentConfigError, type AgentPlan, envoyEnvironment, planAgent } from "../plan.js";
 import { type Level, LogLevelError, parseOutputLevels } from "../process/log.js";
-import { AgentConfigError, type AgentPlan, envoyEnvironment, planAgent } from "../process/plan.js";
-import { AGENT_ISTIO_VERSION } from "../process/version.js";
 import type { SdsServerOptions } from "../sds/server.js";
+import { AGENT_ISTIO_VERSION } from "../version.js";
 import type { XdsProxyOptions } from "../xds/proxy.js";
 import { dnsProxyOptionsFromEnv } from "./dns.js";
 import { envReader } from "./env.js";
-import { hostIPs, readAgentFiles, readIfPresent, underRoot } from "./files.js";
+import { AgentFileError, hostIPs, readAgentFiles, readIfPresent, underRoot } from "./files.js";
 import { sdsOptionsFromEnv } from "./sds.js";
 import { type StatusSlice, statusSlice } from "./status.js";
 import { xdsProxyOptions } from "./xds.js";
@@ -82,6 +82,7 @@ export interface AgentOptions {
 export function isAgentStartError(e: unknown): e is Error {
   return (
     e instanceof AgentConfigError ||
+    e instanceof AgentFileError ||
     e instanceof BootstrapError ||
     e instanceof BootstrapOptionError ||
     e instanceof BootstrapTemplateError ||
@@ -185,7 +186,7 @@ export async function readAgentOptions(cl: AgentCommandLine): Promise<AgentOptio
       warn,
       proxyless: plan.disableEnvoy,
     }),
-    // (Its variables' warnings are the SDS slice's, logged once.)
+    // (Its security variables' warnings are the SDS slice's, logged once.)
     xds: xdsProxyOptions(cl.env, {
       root: cl.root,
       discoveryAddress,
@@ -193,6 +194,11 @@ export async function readAgentOptions(cl: AgentCommandLine): Promise<AgentOptio
       clusterId,
       controlPlaneAuthPolicy: pc.controlPlaneAuthPolicy as string | number | undefined,
       proxyMetadata: pc.proxyMetadata as Record<string, string> | undefined,
+      dynamicProxyConfig: read.bool("PROXY_CONFIG_XDS_AGENT", false),
+      keepalive: {
+        timeMs: read.durationMs("GRPC_KEEPALIVE_INTERVAL", 30_000),
+        timeoutMs: read.durationMs("GRPC_KEEPALIVE_TIMEOUT", 10_000),
+      },
     }),
     warnings,
   };

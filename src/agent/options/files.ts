@@ -7,11 +7,16 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { networkInterfaces } from "node:os";
 import { isAbsolute, join } from "node:path";
-import type { AgentFiles } from "../process/plan.js";
+import type { AgentFiles } from "../plan.js";
 
 /** A path as pilot-agent sees it (relative ones from `/`), under `root`. */
 export function underRoot(root: string, path: string): string {
   return join(root, isAbsolute(path) ? path.slice(1) : path);
+}
+
+/** A file the agent reads that exists but cannot be read (a folder in its place, no permission). */
+export class AgentFileError extends Error {
+  override name = "AgentFileError";
 }
 
 async function readIfPresent(path: string): Promise<string | undefined> {
@@ -19,7 +24,7 @@ async function readIfPresent(path: string): Promise<string | undefined> {
     return await readFile(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new Error(`cannot read ${path}: ${(e as Error).message}`);
+    throw new AgentFileError(`cannot read ${path}: ${(e as Error).message}`);
   }
 }
 

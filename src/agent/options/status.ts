@@ -6,7 +6,7 @@
  * METRICS_LOCALHOST_ACCESS_ONLY, REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION and
  * ISTIO_ENABLE_HTTP2_PROBING (default true), and whether Envoy runs at all.
  */
-import type { AgentPlan } from "../process/plan.js";
+import type { AgentPlan } from "../plan.js";
 import { KUBE_APP_PROBERS_ENV } from "../status/probers.js";
 import { PROMETHEUS_ANNOTATIONS_ENV } from "../status/scrape-config.js";
 import type { StatusServerOptions } from "../status/server.js";

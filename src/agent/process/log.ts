@@ -53,6 +53,9 @@ export interface AgentLog {
   error(msg: string): void;
 }
 
+/** A log that drops everything (servers started without one: tests, benches). */
+export const SILENT_LOG: AgentLog = { debug() {}, info() {}, warn() {}, error() {} };
+
 export class Logger implements AgentLog {
   private readonly levels: Map<string, Level>;
   private readonly write: (line: string) => void;

@@ -18,11 +18,6 @@ export class ServerStartError extends Error {
   override name = "ServerStartError";
 }
 
-/** The servers' `(level, message)` logging, onto the agent's log. */
-function logTo(log: AgentLog) {
-  return (level: "debug" | "info" | "warn", message: string) => log[level](message);
-}
-
 async function named<T>(name: string, start: () => Promise<T>): Promise<T> {
   try {
     return await start();
@@ -36,17 +31,17 @@ export async function startAgentDnsProxy(
   registry: Registry,
   log: AgentLog,
 ): Promise<DnsProxy> {
-  const proxy = await named("dns proxy", () => startDnsProxy({ ...options, metrics: registry, log: logTo(log) }));
+  const proxy = await named("dns proxy", () => startDnsProxy({ ...options, metrics: registry, log }));
   log.info(`DNS proxy listening on ${options.address}`);
   return proxy;
 }
 
 /** The SDS server: `<root>/var/run/secrets/workload-spiffe-uds/socket`. */
 export function startAgentSdsServer(options: SdsServerOptions, log: AgentLog): Promise<SdsServer> {
-  return named("sds server", () => startSdsServer({ ...options, log: logTo(log) }));
+  return named("sds server", () => startSdsServer({ ...options, log }));
 }
 
 /** The XDS proxy: `<root>/etc/istio/proxy/XDS`, one connection to istiod. */
 export function startAgentXdsProxy(options: XdsProxyOptions, log: AgentLog): Promise<XdsProxy> {
-  return named("xds proxy", () => startXdsProxy({ ...options, log: logTo(log) }));
+  return named("xds proxy", () => startXdsProxy({ ...options, log }));
 }

@@ -12,6 +12,7 @@
  */
 import { type Client, type Metadata, type ServiceError, status } from "@grpc/grpc-js";
 import { callMetadata, type IstiodTls, istiodDial } from "../istiod-channel.js";
+import { type AgentLog, SILENT_LOG } from "../process/log.js";
 import { serviceClient } from "../protos.js";
 import type { CredentialFetcher } from "./credential-fetcher.js";
 
@@ -28,7 +29,7 @@ export interface CaClientOptions {
   credentials?: CredentialFetcher;
   /** First retry delay (Istio: 100 ms); tests shorten it. */
   retryBaseMs?: number;
-  log?: (level: "debug" | "info" | "warn", message: string) => void;
+  log?: AgentLog;
 }
 
 export interface CaClient {
@@ -83,9 +84,9 @@ function codeName(code: number): string {
 
 export function createCaClient(options: CaClientOptions): CaClient {
   const Stub = serviceClient("istio.v1.auth.IstioCertificateService");
-  const log = options.log ?? (() => {});
+  const log = options.log ?? SILENT_LOG;
   const build = (): CertificateStub => {
-    const dial = istiodDial(options.tls, (m) => log("warn", m));
+    const dial = istiodDial(options.tls, (m) => log.warn(m));
     return new Stub(options.endpoint, dial.credentials, dial.options) as unknown as CertificateStub;
   };
   let stub = build();
@@ -120,7 +121,7 @@ export function createCaClient(options: CaClientOptions): CaClient {
             const code = (error as ServiceError).code;
             if (attempt + 1 >= MAX_ATTEMPTS || !RETRY_CODES.has(code)) throw error;
             const wait = base * 2 ** attempt * (1 + (Math.random() * 2 - 1) * 0.1);
-            log("warn", `ca request failed, starting attempt ${attempt + 1} in ${Math.round(wait)}ms`);
+            log.warn(`ca request failed, starting attempt ${attempt + 1} in ${Math.round(wait)}ms`);
             await new Promise((r) => setTimeout(r, wait));
           }
         }
@@ -131,13 +132,13 @@ export function createCaClient(options: CaClientOptions): CaClient {
           typeof e.code === "number"
             ? `create certificate: rpc error: code = ${codeName(e.code)} desc = ${e.details}`
             : (error as Error).message;
-        log("warn", `failed to sign CSR: ${message}`);
+        log.warn(`failed to sign CSR: ${message}`);
         try {
           stub.close();
           stub = build();
-          log("info", "recreated connection");
+          log.info("recreated connection");
         } catch (rebuild) {
-          log("warn", `failed reconnect: ${(rebuild as Error).message}`);
+          log.warn(`failed reconnect: ${(rebuild as Error).message}`);
         }
         throw error instanceof CaResponseError ? error : new Error(message);
       }

@@ -50,7 +50,12 @@ describe("SDS server with a fake CA", () => {
       security: pod.security({ SECRET_TTL: "4s", ...(typeof env === "function" ? env(pod) : env) }),
       caRetryBaseMs: 10,
       warmInitialMs: 50,
-      log: (_l, m) => logs.push(m),
+      log: {
+        debug: (m) => logs.push(m),
+        info: (m) => logs.push(m),
+        warn: (m) => logs.push(m),
+        error: (m) => logs.push(m),
+      },
       ...extra,
     });
     servers.push(sds);

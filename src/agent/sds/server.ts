@@ -24,6 +24,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Server, type ServerDuplexStream, status } from "@grpc/grpc-js";
+import { type AgentLog, SILENT_LOG } from "../process/log.js";
 import { messageType, SECRET_TYPE_URL, serviceClient } from "../protos.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { type CaClient, createCaClient } from "./ca-client.js";
@@ -54,7 +55,7 @@ export interface SdsServerOptions {
   caRetryBaseMs?: number;
   warmInitialMs?: number;
   random?: () => number;
-  log?: (level: "debug" | "info" | "warn", message: string) => void;
+  log?: AgentLog;
 }
 
 export interface SdsStats {
@@ -149,21 +150,21 @@ function backoff(initialMs: number, random: () => number): () => number {
 export async function startSdsServer(options: SdsServerOptions): Promise<SdsServer> {
   const security = setupSecurityOptions(options.security);
   const root = security.root;
-  const log = options.log ?? (() => {});
+  const log = options.log ?? SILENT_LOG;
   // Agent.Run: a live workload-identity socket of someone else's means we serve only file certificates.
   const chosen = await chooseSdsSocket(root, security.workloadIdentitySocketFile);
   if (chosen.serveOnlyFiles)
-    log("info", "Existing workload SDS socket found. Default Istio SDS Server will only serve files");
+    log.info("Existing workload SDS socket found. Default Istio SDS Server will only serve files");
   const serveOnlyFiles = chosen.serveOnlyFiles;
   const socketPath = options.socketPath ?? chosen.path;
   const random = options.random ?? Math.random;
   const crlPath = join(root, CA_CRL_PATH);
   const crl = () => (security.enableCaCrl && existsSync(crlPath) ? crlPath : undefined);
 
-  const credentials = credentialFetcher(security.credentialFetcherType, security.jwtPath, (m) => log("warn", m));
+  const credentials = credentialFetcher(security.credentialFetcherType, security.jwtPath, (m) => log.warn(m));
   let ca: CaClient | undefined;
   if (!security.fileMountedCerts && !serveOnlyFiles) {
-    log("info", `CA Endpoint ${security.caEndpoint}, provider ${security.caProviderName}`);
+    log.info(`CA Endpoint ${security.caEndpoint}, provider ${security.caProviderName}`);
     if (security.caProviderName !== "Citadel")
       throw new Error(`CA provider ${JSON.stringify(security.caProviderName)} not registered`);
     ca = createCaClient({
@@ -176,7 +177,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
       retryBaseMs: options.caRetryBaseMs,
       log,
     });
-  } else log("info", "Workload is using file mounted certificates. Skipping connecting to CA");
+  } else log.info("Workload is using file mounted certificates. Skipping connecting to CA");
 
   const secrets = new SecretManager({
     ca,
@@ -224,8 +225,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
           await secrets.generateSecret(name);
           break;
         } catch (error) {
-          log(
-            "warn",
+          log.warn(
             `failed to ${what} ${name === ROOT_CA ? "root certificate" : "certificate"}: ${(error as Error).message}`,
           );
           await sleep(next());
@@ -284,7 +284,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
       ended = true;
       counters.errors++;
       clients.delete(push);
-      log("warn", `SDS stream closed: ${details}`);
+      log.warn(`SDS stream closed: ${details}`);
       call.emit("error", { code, details });
     };
     const send = (response: object & { nonce?: string }) => {
@@ -308,7 +308,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
       const names = request.resourceNames ?? [];
       if (request.errorDetail) {
         counters.nacks++;
-        log("warn", `SDS: ACK ERROR ${request.errorDetail.code ?? 0}: ${request.errorDetail.message ?? ""}`);
+        log.warn(`SDS: ACK ERROR ${request.errorDetail.code ?? 0}: ${request.errorDetail.message ?? ""}`);
         if (watch) watch.lastError = request.errorDetail.message ?? "";
         return;
       }
@@ -362,7 +362,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
   }
 
   secrets.registerSecretHandler((name) => {
-    log("debug", `Trigger on secret update, resource name: ${name}`);
+    log.debug(`Trigger on secret update, resource name: ${name}`);
     for (const push of clients) push(name);
   });
 
@@ -371,7 +371,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
     serviceClient("envoy.service.secret.v3.SecretDiscoveryService").service,
     (method, error) => {
       counters.malformed++;
-      log("warn", `SDS: undecodable ${method} request dropped: ${error.message}`);
+      log.warn(`SDS: undecodable ${method} request dropped: ${error.message}`);
     },
   );
   const unimplemented = (what: string) => ({ code: status.UNIMPLEMENTED, details: `${what} not implemented` });
@@ -382,7 +382,7 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
       callback(unimplemented("FetchSecrets")),
   });
   await bindUnixSocket(server, socketPath);
-  log("info", `Starting SDS server for workload certificates, will listen on ${socketPath}`);
+  log.info(`Starting SDS server for workload certificates, will listen on ${socketPath}`);
   // Pre-generate the workload certificate (startup latency; OUTPUT_CERTS always written).
   if (!security.fileMountedCerts && !serveOnlyFiles) void keepGenerating([WORKLOAD_KEY_CERT, ROOT_CA], "warm");
   return handle(socketPath, server);

@@ -20,6 +20,7 @@
 import { X509Certificate } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
+import type { AgentLog } from "../process/log.js";
 import type { CaClient } from "./ca-client.js";
 import {
   FILE_ROOT_SYSTEM_CA_CERT,
@@ -73,7 +74,7 @@ export interface SecretManagerOptions {
   fileDebounceMs: number;
   /** Random source for the rotation jitter (tests pin it). */
   random?: () => number;
-  log?: (level: "debug" | "info" | "warn", message: string) => void;
+  log?: AgentLog;
 }
 
 /** rotateTime: the delay until the cache is cleared for a new certificate. */
@@ -130,7 +131,7 @@ export class SecretManager {
   }
 
   private log(level: "debug" | "info" | "warn", message: string): void {
-    this.options.log?.(level, message);
+    this.options.log?.[level](message);
   }
 
   close(): void {

@@ -3,10 +3,9 @@ import * as http from "node:http";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import * as grpc from "@grpc/grpc-js";
+import { type HealthServer, startHealthServer } from "../../../test/grpc-health.js";
 import { createWebhookCerts } from "../../webhook/certs.js";
 import { probeGRPC, probeHostHeader, probeHTTP } from "./app-probe.js";
-import { decodeHealthCheckRequest, encodeHealthCheckResponse, HEALTH_CHECK_METHOD } from "./grpc-health.js";
 import type { Prober } from "./probers.js";
 
 const target = { destination: "", localAddress: "127.0.0.6", statusPort: 15020 };
@@ -84,29 +83,15 @@ describe("probe proxy timeouts", () => {
 });
 
 describe("gRPC probe", () => {
-  const server = new grpc.Server();
+  // The application's health server, encoded by @grpc/proto-loader rather than by grpc-health.ts.
+  let server: HealthServer | undefined;
   let port = 0;
   before(async () => {
     const statuses: Record<string, number> = { "": 1, down: 2 };
-    server.register(
-      HEALTH_CHECK_METHOD,
-      (
-        call: grpc.ServerUnaryCall<{ service: string }, { status: number }>,
-        cb: grpc.sendUnaryData<{ status: number }>,
-      ) => {
-        const st = statuses[call.request.service];
-        if (st === undefined) cb({ code: grpc.status.NOT_FOUND, details: "unknown service" });
-        else cb(null, { status: st });
-      },
-      encodeHealthCheckResponse,
-      decodeHealthCheckRequest,
-      "unary",
-    );
-    port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-    );
+    server = await startHealthServer((service) => statuses[service]);
+    port = server.port;
   });
-  after(() => server.forceShutdown());
+  after(() => server?.close());
 
   const grpcProber = (service: string | undefined, timeoutSeconds = 2): Prober => ({
     grpc: { port, service },

@@ -282,32 +282,51 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
   }
 }
 
-export function probeTCP(p: Prober, t: ProbeTarget, signal?: AbortSignal): Promise<ProbeAnswer> {
-  const port = p.tcpSocket?.port.type === "int" ? p.tcpSocket.port.value : 0;
+/**
+ * One TCP connect, closed at once — the whole of a TCP probe, for the probe proxy and the workload
+ * health checker (../health) alike: undefined when it connected, else why not (`timeoutError` when
+ * `timeoutMs` passed first; 0 = no timeout).
+ */
+export function connectOnce(o: {
+  host: string;
+  port: number;
+  localAddress?: string;
+  timeoutMs: number;
+  timeoutError: () => Error;
+  signal?: AbortSignal;
+}): Promise<Error | undefined> {
   return new Promise((resolve) => {
     const socket = net.connect({
-      host: dialHost(t),
-      port,
-      localAddress: t.localAddress,
-      family: family(t.localAddress),
+      host: o.host,
+      port: o.port,
+      ...(o.localAddress === undefined ? {} : { localAddress: o.localAddress, family: family(o.localAddress) }),
     });
-    const timer =
-      p.timeoutSeconds > 0
-        ? setTimeout(() => socket.destroy(new Error(`timed out after ${p.timeoutSeconds}s`)), p.timeoutSeconds * 1000)
-        : undefined;
+    const timer = o.timeoutMs > 0 ? setTimeout(() => socket.destroy(o.timeoutError()), o.timeoutMs) : undefined;
     const gone = () => socket.destroy(new Error("the prober went away"));
-    signal?.addEventListener("abort", gone, { once: true });
-    socket.once("close", () => signal?.removeEventListener("abort", gone));
+    o.signal?.addEventListener("abort", gone, { once: true });
+    socket.once("close", () => o.signal?.removeEventListener("abort", gone));
     socket.once("connect", () => {
       clearTimeout(timer);
       socket.destroy();
-      resolve({ status: 200 });
+      resolve(undefined);
     });
     socket.once("error", (e) => {
       clearTimeout(timer);
-      resolve({ status: 500, error: `tcp probe failed: ${e.message}` });
+      resolve(e);
     });
   });
+}
+
+export async function probeTCP(p: Prober, t: ProbeTarget, signal?: AbortSignal): Promise<ProbeAnswer> {
+  const error = await connectOnce({
+    host: dialHost(t),
+    port: p.tcpSocket?.port.type === "int" ? p.tcpSocket.port.value : 0,
+    localAddress: t.localAddress,
+    timeoutMs: p.timeoutSeconds * 1000,
+    timeoutError: () => new Error(`timed out after ${p.timeoutSeconds}s`),
+    signal,
+  });
+  return error === undefined ? { status: 200 } : { status: 500, error: `tcp probe failed: ${error.message}` };
 }
 
 /**

@@ -72,15 +72,6 @@ export function encodeHealthCheckRequest(req: { service: string }): Buffer {
   return Buffer.concat([Buffer.from([0x0a, ...varint(name.length)]), name]);
 }
 
-export function decodeHealthCheckRequest(buf: Buffer): { service: string } {
-  const v = readField(buf, 1);
-  return { service: Buffer.isBuffer(v) ? v.toString("utf8") : "" };
-}
-
-export function encodeHealthCheckResponse(res: { status: number }): Buffer {
-  return res.status === 0 ? Buffer.alloc(0) : Buffer.from([0x08, ...varint(res.status)]);
-}
-
 export function decodeHealthCheckResponse(buf: Buffer): { status: number } {
   const v = readField(buf, 1);
   return { status: typeof v === "number" ? v : 0 };

@@ -1,8 +1,6 @@
-/** What the status server logs through (pilot-agent's levels); the agent command passes its logger. */
-export interface StatusLogger {
-  info(msg: string): void;
-  warn(msg: string): void;
-  error(msg: string): void;
-}
+/** What the status server logs through: the agent's one log shape (../process/log.ts). */
+import { type AgentLog, SILENT_LOG } from "../process/log.js";
 
-export const silentLogger: StatusLogger = { info() {}, warn() {}, error() {} };
+export type StatusLogger = AgentLog;
+
+export const silentLogger: StatusLogger = SILENT_LOG;

@@ -19,7 +19,7 @@ import { type TestPod, TOKEN, testPod } from "../sds/testing/pod.js";
 import { createTestCa, type TestCa } from "../testing/pki.js";
 import { field, parseTextFormat, protocDecode, SDS_PROTOS } from "../testing/protoc.js";
 import type { XdsProxyOptions } from "./proxy.js";
-import { connectUpstream, type UpstreamOptions } from "./upstream.js";
+import { dialUpstream, type UpstreamConnection, type UpstreamOptions } from "./upstream.js";
 
 interface Seen {
   metadata: Record<string, string>;
@@ -74,15 +74,15 @@ function dialOf(options: XdsProxyOptions): UpstreamOptions["dial"] {
 /** Opens one stream with the agent's dial; resolves with what istiod saw, or rejects with the stream's error. */
 function ask(env: Record<string, string>, pod: TestPod, address: string): Promise<void> {
   const options = xdsProxyOptions(env, { root: pod.root, discoveryAddress: address });
-  const upstream = connectUpstream({ discoveryAddress: address, clusterId: options.clusterId, dial: dialOf(options) });
+  const upstream = dialUpstream({ discoveryAddress: address, clusterId: options.clusterId, dial: dialOf(options) });
   return askWith(upstream);
 }
 
-function askWith(upstream: ReturnType<typeof connectUpstream>, close = true): Promise<void> {
+function askWith(upstream: UpstreamConnection, close = true): Promise<void> {
   return new Promise((resolve, reject) => {
-    const stream = upstream.openSotw();
+    const stream = upstream.open("sotw");
     stream.on("data", () => {});
-    stream.on("status", (s) => {
+    stream.on("status", (s: { code: number; details: string }) => {
       if (close) upstream.close();
       if (s.code === 0) resolve();
       else reject(new Error(`stream ended: ${s.code} ${s.details}`));
@@ -138,37 +138,21 @@ describe("XDS proxy's dial to istiod", async () => {
     assert.equal(dialOf(plain)?.tls, undefined);
   });
 
-  test("a replaced root file rebuilds the channel: istiod's new root is trusted on the next stream", async () => {
+  test("a replaced root file is read by the next dial: istiod's new root is trusted on the next stream", async () => {
     const p = pod();
     const first = await fakeIstiod(pki);
     const port = first.port;
-    const options = xdsProxyOptions({}, { root: p.root, discoveryAddress: `127.0.0.1:${port}` });
-    const upstream = connectUpstream({
-      discoveryAddress: options.discoveryAddress,
-      clusterId: options.clusterId,
-      dial: dialOf(options),
-    });
+    const at = `127.0.0.1:${port}`;
+    await ask({}, p, at);
+    first.close();
+    const rotated = await createTestCa();
+    const second = await fakeIstiod(rotated, port);
     try {
-      await askWith(upstream, false);
-      first.close();
-      const rotated = await createTestCa();
-      const second = await fakeIstiod(rotated, port);
-      try {
-        p.write(CA_ROOT_CERT, rotated.rootPem);
-        let ok = false;
-        for (let i = 0; i < 50 && !ok; i++) {
-          ok = await askWith(upstream, false).then(
-            () => true,
-            () => false,
-          );
-          if (!ok) await new Promise((r) => setTimeout(r, 100));
-        }
-        assert.ok(ok, "istiod with the new root is reached after the root file changed");
-      } finally {
-        second.close();
-      }
+      await assert.rejects(ask({}, p, at), /stream ended: 14/, "the old root does not verify the new istiod");
+      p.write(CA_ROOT_CERT, rotated.rootPem);
+      await ask({}, p, at);
     } finally {
-      upstream.close();
+      second.close();
     }
   });
 });

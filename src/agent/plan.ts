@@ -6,17 +6,18 @@
  * (pilot/cmd/pilot-agent/options, pkg/istio-agent). Bad input is a one-line AgentConfigError.
  */
 
-import { parseProtoDuration } from "../../mesh/duration.js";
-import type { ProxyConfig } from "../../mesh/index.js";
-import { type AgentArgs, parseGoInt, toInt32 } from "../bootstrap/agent-args.js";
-import { constructProxyConfig } from "../bootstrap/construct.js";
-import { DownwardAPIError, parseDownwardAPI } from "../bootstrap/downward-api.js";
-import { BootstrapError } from "../bootstrap/errors.js";
-import { dnsDomain } from "../bootstrap/identity.js";
-import type { MetadataOptions } from "../bootstrap/node-metadata.js";
-import { type BootstrapFeatures, DEFAULT_FEATURES } from "../bootstrap/template-params.js";
-import type { EnvoyConfig } from "../envoy/args.js";
-import { envReader } from "../options/env.js";
+import { joinPath } from "../go/path.js";
+import { parseProtoDuration } from "../mesh/duration.js";
+import type { ProxyConfig } from "../mesh/index.js";
+import { type AgentArgs, parseGoInt, toInt32 } from "./bootstrap/agent-args.js";
+import { constructProxyConfig } from "./bootstrap/construct.js";
+import { DownwardAPIError, parseDownwardAPI } from "./bootstrap/downward-api.js";
+import { BootstrapError } from "./bootstrap/errors.js";
+import { dnsDomain } from "./bootstrap/identity.js";
+import type { MetadataOptions, Node } from "./bootstrap/node-metadata.js";
+import { type BootstrapConfig, type BootstrapFeatures, DEFAULT_FEATURES } from "./bootstrap/template-params.js";
+import type { EnvoyConfig } from "./envoy/args.js";
+import { envReader } from "./options/env.js";
 
 /** Input the agent cannot start with; the message names the variable, flag or file. */
 export class AgentConfigError extends Error {
@@ -239,6 +240,23 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
     profiling: flags.profiling ?? true,
     logOutputLevel: flags.logOutputLevel ?? "default:info",
     warnings,
+  };
+}
+
+/** pkg/bootstrap's lightstepAccessTokenBase, in the proxy config's configPath. */
+export const LIGHTSTEP_TOKEN_FILE = "lightstep_access_token.txt";
+
+/**
+ * What the bootstrap template is rendered with, for the plan's node: one builder for the running
+ * agent, `agent bootstrap` and the reports alike (pkg/bootstrap's Config and lightStepToken path).
+ */
+export function bootstrapConfig(plan: AgentPlan, node: Node): BootstrapConfig {
+  return {
+    node,
+    compliancePolicy: plan.compliancePolicy,
+    logAsJSON: plan.logAsJSON,
+    features: plan.features,
+    lightstepTokenPath: joinPath(plan.proxyConfig.configPath ?? "", LIGHTSTEP_TOKEN_FILE),
   };
 }
 

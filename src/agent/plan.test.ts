@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { parseAgentArgs } from "../bootstrap/agent-args.js";
-import { Logger, logTime, parseOutputLevels } from "./log.js";
+import { parseAgentArgs } from "./bootstrap/agent-args.js";
 import { envoyEnvironment, pilotSAN, planAgent } from "./plan.js";
+import { Logger, logTime, parseOutputLevels } from "./process/log.js";
 import { AGENT_ISTIO_VERSION } from "./version.js";
 
 const POD = { POD_NAME: "web-1", POD_NAMESPACE: "shop" };
@@ -141,6 +141,6 @@ describe("agent log lines", () => {
 });
 
 it("reports the Istio version of the built-in injection values", () => {
-  const values = JSON.parse(readFileSync(new URL("../../inject/defaults/values.json", import.meta.url), "utf8"));
+  const values = JSON.parse(readFileSync(new URL("../inject/defaults/values.json", import.meta.url), "utf8"));
   assert.equal(AGENT_ISTIO_VERSION, values.global.tag);
 });
