@@ -90,6 +90,7 @@ export function createCaClient(options: CaClientOptions): CaClient {
     return new Stub(options.endpoint, dial.credentials, dial.options) as unknown as CertificateStub;
   };
   let stub = build();
+  let closed = false;
   const base = options.retryBaseMs ?? 100;
 
   const once = (request: unknown) =>
@@ -127,6 +128,8 @@ export function createCaClient(options: CaClientOptions): CaClient {
         }
         return checkCertChain(response);
       } catch (error) {
+        // After close() the channel is shut down on purpose: no warning, no new channel.
+        if (closed) throw error;
         const e = error as ServiceError;
         const message =
           typeof e.code === "number"
@@ -147,6 +150,7 @@ export function createCaClient(options: CaClientOptions): CaClient {
       return [];
     },
     close() {
+      closed = true;
       stub.close();
     },
   };

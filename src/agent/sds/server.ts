@@ -225,6 +225,8 @@ export async function startSdsServer(options: SdsServerOptions): Promise<SdsServ
           await secrets.generateSecret(name);
           break;
         } catch (error) {
+          // A failure caused by our own close (the CA channel shut down) is no news.
+          if (closed) return;
           log.warn(
             `failed to ${what} ${name === ROOT_CA ? "root certificate" : "certificate"}: ${(error as Error).message}`,
           );

@@ -232,7 +232,7 @@ export class SecretManager {
       trustBundle = await o.ca.getRootCertBundle();
     } catch (error) {
       this.counters.csrFailures++;
-      this.log("warn", `${resourceName}: failed to sign: ${(error as Error).message}`);
+      if (!this.closed) this.log("warn", `${resourceName}: failed to sign: ${(error as Error).message}`);
       throw error;
     }
     const certificateChain = concatCerts(chainPems);
