@@ -12,7 +12,8 @@ import { isIP } from "node:net";
 import * as tls from "node:tls";
 import { splitHostPort } from "../../go/net.js";
 import { joinHostPort } from "../../mesh/validate-net.js";
-import { checkHealth, SERVING_STATUS } from "./grpc-health.js";
+import { SERVING_STATUS } from "./grpc-health.js";
+import { checkHealthFrom } from "./grpc-health-h2.js";
 import type { Prober } from "./probers.js";
 
 /** At most this much of the application's body is returned to the kubelet. */
@@ -331,8 +332,8 @@ export async function probeTCP(p: Prober, t: ProbeTarget, signal?: AbortSignal):
 
 /**
  * The gRPC health check. The deadline is the probe's timeout, as pilot-agent sets it (a 0 s timeout
- * therefore fails at once). grpc-js cannot bind a source address, so this probe connects from the
- * default one.
+ * therefore fails at once). It connects from the probe source address (127.0.0.6 or ::6), as the
+ * HTTP and TCP probes do (status/server.go handleAppProbeGRPC's dialer with d.LocalAddr).
  */
 export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
   if (!p.grpc) return { status: 500, error: "not a gRPC prober" };
@@ -344,11 +345,14 @@ export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarg
     }
   }
   try {
-    const status = await checkHealth({
-      address: joinHostPort(dialHost(t), p.grpc.port),
+    const status = await checkHealthFrom({
+      host: dialHost(t),
+      port: p.grpc.port,
+      localAddress: t.localAddress,
       service: p.grpc.service ?? "",
       deadline: Date.now() + p.timeoutSeconds * 1000,
       userAgent,
+      signal: incoming.signal,
     });
     if (status === 1) return { status: 200 };
     return { status: 500, error: `grpc probe: status ${SERVING_STATUS[status] ?? status}` };

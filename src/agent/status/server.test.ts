@@ -5,6 +5,7 @@ import * as net from "node:net";
 import { after, describe, it } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { Registry } from "prom-client";
+import { startHealthServer } from "../../../test/grpc-health.js";
 import { serveLoopback } from "../../../test/loopback-server.js";
 import { zstdDecompress } from "./compression.js";
 import { type StatusServer, type StatusServerOptions, startStatusServer } from "./server.js";
@@ -96,6 +97,41 @@ describe("status server", () => {
     assert.equal((await get(s.port, "/app-health/a/livez")).status, 200);
     assert.equal((await get(s.port, "/app-health/b/livez")).status, 500);
     assert.ok(closed > 0);
+  });
+
+  it("probes a gRPC application from 127.0.0.6, as the HTTP and TCP probes", async () => {
+    // The application's health server is @grpc/grpc-js with protos from @grpc/proto-loader.
+    const statuses: Record<string, number> = { "": 1, down: 2 };
+    const app = await startHealthServer((service) => statuses[service]);
+    open.push({ close: () => app.close() });
+    const s = await agent({
+      kubeAppProbers: JSON.stringify({
+        "/app-health/g/readyz": { grpc: { port: app.port }, timeoutSeconds: 5 },
+        "/app-health/g/livez": { grpc: { port: app.port, service: "down" }, timeoutSeconds: 5 },
+      }),
+    });
+    const ready = await get(s.port, "/app-health/g/readyz", { "User-Agent": "kube-probe/1.30" });
+    assert.equal(ready.status, 200);
+    assert.equal((await get(s.port, "/app-health/g/livez")).status, 500);
+    assert.equal(app.peers.length, 2);
+    for (const peer of app.peers) assert.match(peer, /^127\.0\.0\.6:\d+$/);
+  });
+
+  it("refuses to start when the legacy scrape port is the agent's or Envoy's, by number", async () => {
+    for (const port of ["15090", "015020", "http-metrics", "0", "65536"]) {
+      // A server that does start (the bug) is closed again, so the test ends either way.
+      const started = startStatusServer({
+        host: "127.0.0.1",
+        port: 15020,
+        adminPort: 1,
+        nodeType: "sidecar",
+        prometheusAnnotations: JSON.stringify({ scrape: "true", port, path: "/metrics" }),
+      }).then(async (s) => {
+        await s.close();
+        return "started";
+      });
+      await assert.rejects(started, /invalid prometheus scrape configuration/, port);
+    }
   });
 
   it("stops probing the application when the kubelet goes away (no timeout given)", async () => {
