@@ -52,6 +52,31 @@ describe("planAgent", () => {
     }
   });
 
+  it("reads Envoy's status, Prometheus and mTLS metrics ports and ENVOY_SKIP_DEPRECATED_LOGS (default true)", () => {
+    const d = plan({});
+    assert.equal(d.metadataOptions.envoyStatusPort, 15021);
+    assert.equal(d.metadataOptions.envoyPrometheusPort, 15090);
+    assert.equal(d.metadataOptions.envoySecureMetricsPort, 0);
+    assert.equal(d.envoy.skipDeprecatedLogs, true);
+    const p = plan({
+      ENVOY_STATUS_PORT: "16021",
+      ENVOY_PROMETHEUS_PORT: "16090",
+      ENVOY_SECURE_METRICS_PORT: "15091",
+      ENVOY_SECURE_MERGED_METRICS_PORT: "15092",
+      ENVOY_SKIP_DEPRECATED_LOGS: "false",
+    });
+    assert.equal(p.metadataOptions.envoyStatusPort, 16021);
+    assert.equal(p.metadataOptions.envoyPrometheusPort, 16090);
+    assert.equal(p.metadataOptions.envoySecureMetricsPort, 15091);
+    assert.equal(p.metadataOptions.envoySecureMergedMetricsPort, 15092);
+    assert.equal(p.envoy.skipDeprecatedLogs, false);
+  });
+
+  it("drains for terminationDrainDuration only: TERMINATION_DRAIN_DURATION_SECONDS is not Istio's", () => {
+    assert.equal(plan({ TERMINATION_DRAIN_DURATION_SECONDS: "30" }).drain.terminationDrainMs, 5000);
+    assert.equal(plan({ PROXY_CONFIG: '{"terminationDrainDuration": "9s"}' }).drain.terminationDrainMs, 9000);
+  });
+
   it("applies PROXY_CONFIG, then the annotations file", () => {
     const annotations = 'proxy.istio.io/config="{\\"drainDuration\\": \\"7s\\"}"';
     const p = plan({ PROXY_CONFIG: '{"drainDuration": "3s", "statusPort": 16020}' }, ["proxy"], { annotations });

@@ -24,7 +24,7 @@ export class AgentConfigError extends Error {
   override name = "AgentConfigError";
 }
 
-/** The ports pilot-agent gives Envoy's own listeners. */
+/** The ports pilot-agent gives Envoy's own listeners by default (ENVOY_STATUS_PORT, ENVOY_PROMETHEUS_PORT). */
 export const ENVOY_STATUS_PORT = 15021;
 export const ENVOY_PROMETHEUS_PORT = 15090;
 
@@ -179,11 +179,14 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
     credentialSocketExists: files.credentialSocketExists === true,
     customCredentialsFileExists: files.customCredentialsFileExists === true,
     outlierLogPath: flags.outlierLogPath ?? "",
-    envoyStatusPort: ENVOY_STATUS_PORT,
-    envoyPrometheusPort: ENVOY_PROMETHEUS_PORT,
+    // options.go: envoyStatusPortEnv, envoyPrometheusPortEnv and the mTLS metrics ports (0 = none).
+    envoyStatusPort: read.int("ENVOY_STATUS_PORT", ENVOY_STATUS_PORT),
+    envoyPrometheusPort: read.int("ENVOY_PROMETHEUS_PORT", ENVOY_PROMETHEUS_PORT),
+    envoySecureMetricsPort: read.int("ENVOY_SECURE_METRICS_PORT", 0),
+    envoySecureMergedMetricsPort: read.int("ENVOY_SECURE_MERGED_METRICS_PORT", 0),
     exitOnZeroActiveConnections: exitOnZero,
     metadataDiscovery,
-    envoySkipDeprecatedLogs: read.bool("ENVOY_SKIP_DEPRECATED_LOGS", false),
+    envoySkipDeprecatedLogs: read.bool("ENVOY_SKIP_DEPRECATED_LOGS", true),
     workloadIdentitySocketFile: env.WORKLOAD_IDENTITY_SOCKET_FILE || "socket",
     binaryVersion: inputs.binaryVersion,
     annotationsFile: files.annotations,
@@ -202,8 +205,8 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   const templateFromConfig =
     customConfigFile || (typeof pc.proxyBootstrapTemplatePath === "string" ? pc.proxyBootstrapTemplatePath : "");
   const templatePath = env.ISTIO_BOOTSTRAP || flags.templateFile || templateFromConfig || DEFAULT_TEMPLATE_PATH;
-  const terminationDrainMs =
-    durationMs(pc.terminationDrainDuration) ?? read.durationMs("TERMINATION_DRAIN_DURATION_SECONDS", 5000);
+  // Agent.terminate: the proxy config's terminationDrainDuration (mesh default 5 s); no variable.
+  const terminationDrainMs = durationMs(pc.terminationDrainDuration) ?? 5000;
   return {
     proxyType: args.proxyType,
     id,

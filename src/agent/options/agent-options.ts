@@ -141,6 +141,8 @@ async function envoySlice(cl: AgentCommandLine, plan: AgentPlan, configPath: str
     ports: {
       statusPort: plan.metadataOptions.envoyStatusPort ?? 15021,
       prometheusPort: plan.metadataOptions.envoyPrometheusPort ?? 15090,
+      secureMetricsPort: plan.metadataOptions.envoySecureMetricsPort,
+      secureMergedMetricsPort: plan.metadataOptions.envoySecureMergedMetricsPort,
     },
     drain: plan.drain,
   };

@@ -134,6 +134,23 @@ describe("status server", () => {
     }
   });
 
+  it("gives Envoy's admin 3 s for the whole readiness answer, as Istio's readinessTimeout (a trickle included)", async () => {
+    // The admin server answers at once, then trickles its body: only a deadline on the whole request stops it.
+    const admin = await fake((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      let sent = 0;
+      const tick = setInterval(() => {
+        if (++sent > 60 || res.destroyed) {
+          clearInterval(tick);
+          res.end("\n");
+        } else res.write("x");
+      }, 250);
+      res.once("close", () => clearInterval(tick));
+    });
+    const s = await agent({ adminPort: admin });
+    assert.match((await s.isReady()) ?? "", /timed out after 3000 ms/);
+  });
+
   it("stops probing the application when the kubelet goes away (no timeout given)", async () => {
     let closed: () => void = () => {};
     const appClosed = new Promise<void>((r) => {

@@ -75,8 +75,6 @@ export interface StatusServerOptions {
   legacyLocalhostProbeDestination?: boolean;
   /** ISTIO_ENABLE_HTTP2_PROBING (default true): offer HTTP/2 to HTTPS applications. */
   http2Probing?: boolean;
-  /** ENVOY_READINESS_CHECK_TIMEOUT in ms (default 5000). */
-  envoyReadinessTimeoutMs?: number;
   /**
    * Test hooks that are not configuration in pilot-agent either: the source address of probe
    * connections (default 127.0.0.6, or ::6 for IPv6 pods), the per-target cap on application metrics,
@@ -156,7 +154,6 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
         host: localhost,
         adminPort: options.adminPort,
         signal: options.signal,
-        timeoutMs: options.envoyReadinessTimeoutMs,
       });
   let lastReady = false;
 
