@@ -4,7 +4,8 @@
  * IP (INSTANCE_IP, first address), the proxy type, ISTIO_KUBE_APP_PROBERS and
  * ISTIO_PROMETHEUS_ANNOTATIONS (undefined when unset), `--profiling` (default true),
  * METRICS_LOCALHOST_ACCESS_ONLY, REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION and
- * ISTIO_ENABLE_HTTP2_PROBING (default true), and whether Envoy runs at all.
+ * ISTIO_ENABLE_HTTP2_PROBING (default true), ENABLE_PROBE_KEEPALIVE_CONNECTIONS (default false),
+ * PILOT_AGENT_MERGE_ENVOY_STATS (default true), and whether Envoy runs at all.
  */
 import type { AgentPlan } from "../plan.js";
 import { KUBE_APP_PROBERS_ENV } from "../status/probers.js";
@@ -28,6 +29,8 @@ export type StatusSlice = Pick<
   | "metricsLocalhostOnly"
   | "legacyLocalhostProbeDestination"
   | "http2Probing"
+  | "probeKeepalive"
+  | "mergeEnvoyStats"
 > & { port: number };
 
 export function statusSlice(plan: AgentPlan, read: EnvReader, host?: string): StatusSlice {
@@ -46,5 +49,7 @@ export function statusSlice(plan: AgentPlan, read: EnvReader, host?: string): St
     metricsLocalhostOnly: read.bool("METRICS_LOCALHOST_ACCESS_ONLY", false),
     legacyLocalhostProbeDestination: read.bool("REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION", false),
     http2Probing: read.bool("ISTIO_ENABLE_HTTP2_PROBING", true),
+    probeKeepalive: read.bool("ENABLE_PROBE_KEEPALIVE_CONNECTIONS", false),
+    mergeEnvoyStats: read.bool("PILOT_AGENT_MERGE_ENVOY_STATS", true),
   };
 }

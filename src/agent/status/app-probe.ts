@@ -29,6 +29,12 @@ export interface ProbeTarget {
   statusPort: number;
   /** Offer HTTP/2 to HTTPS applications (ISTIO_ENABLE_HTTP2_PROBING, default on). */
   http2?: boolean;
+  /**
+   * ENABLE_PROBE_KEEPALIVE_CONNECTIONS: this prober's own keep-alive agent (bound to localAddress), whose
+   * connection the next probe reuses, as Istio's cached per-prober http.Client; else one connection per
+   * request, closed after it (DisableKeepAlives, as the kubelet).
+   */
+  keepAlive?: http.Agent;
 }
 
 export interface ProbeAnswer {
@@ -109,6 +115,7 @@ interface Hop {
   headers: [string, string][];
   localAddress: string;
   http2: boolean;
+  keepAlive?: http.Agent;
   /** Registers a cleanup run when the overall deadline passes. */
   onAbort: (fn: () => void) => void;
 }
@@ -117,7 +124,7 @@ function h1Request(hop: Hop, socket?: tls.TLSSocket): Promise<HopResult> {
   return new Promise((resolve, reject) => {
     const headers: string[] = ["Host", hop.host];
     for (const [k, v] of hop.headers) headers.push(k, v);
-    headers.push("Connection", "close");
+    if (!hop.keepAlive || socket) headers.push("Connection", "close");
     const hostname = hop.url.hostname.replace(/^\[|\]$/g, "");
     const common: http.RequestOptions = {
       method: "GET",
@@ -130,7 +137,7 @@ function h1Request(hop: Hop, socket?: tls.TLSSocket): Promise<HopResult> {
       ? https.request({ ...common, createConnection: () => socket })
       : http.request({
           ...common,
-          agent: false,
+          agent: hop.keepAlive ?? false,
           host: hostname,
           port: hop.url.port || 80,
           localAddress: hop.localAddress,
@@ -265,7 +272,15 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
     const result = await withDeadline(p.timeoutSeconds, incoming.signal, async (onAbort) => {
       let host = probeHostHeader(incoming.host, t.statusPort, port);
       for (let requests = 1; ; requests++) {
-        const r = await oneHop({ url, host, headers, localAddress: t.localAddress, http2: t.http2 !== false, onAbort });
+        const r = await oneHop({
+          url,
+          host,
+          headers,
+          localAddress: t.localAddress,
+          http2: t.http2 !== false,
+          keepAlive: t.keepAlive,
+          onAbort,
+        });
         if (!FOLLOWED.has(r.status) || r.location === undefined) return r;
         const next = new URL(r.location, url);
         // Another host: the kubelet counts the redirect itself as success and does not follow it.

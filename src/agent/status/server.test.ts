@@ -7,6 +7,10 @@ import { gunzipSync } from "node:zlib";
 import { Registry } from "prom-client";
 import { startHealthServer } from "../../../test/grpc-health.js";
 import { serveLoopback } from "../../../test/loopback-server.js";
+import { parseAgentArgs } from "../bootstrap/agent-args.js";
+import { envReader } from "../options/env.js";
+import { statusSlice } from "../options/status.js";
+import { planAgent } from "../plan.js";
 import { zstdDecompress } from "./compression.js";
 import { type StatusServer, type StatusServerOptions, startStatusServer } from "./server.js";
 
@@ -27,6 +31,20 @@ async function agent(options: Partial<StatusServerOptions>): Promise<StatusServe
   const s = await startStatusServer({ host: "127.0.0.1", port: 0, adminPort: 1, registry: new Registry(), ...options });
   open.push(s);
   return s;
+}
+
+/** A status server configured as the agent configures it from `env` (its slice of the options), on port 0. */
+function agentFromEnv(env: Record<string, string>, options: Partial<StatusServerOptions> = {}) {
+  const full = { POD_NAME: "web-1", POD_NAMESPACE: "shop", INSTANCE_IP: "", ...env };
+  const plan = planAgent({
+    args: parseAgentArgs([], ["proxy", "sidecar"]),
+    env: full,
+    files: {},
+    hostIPs: [],
+    binaryVersion: "v",
+  });
+  const slice = statusSlice(plan, envReader(full), "127.0.0.1");
+  return agent({ ...slice, podIP: "", port: 0, ...options });
 }
 
 function get(
@@ -188,6 +206,46 @@ describe("status server", () => {
     stats = "";
     assert.equal((await get(s.port, "/healthz/ready")).status, 200);
     assert.equal(asked, before, "Envoy is not asked again once it has been ready");
+  });
+
+  it("reuses one probe connection per prober with ENABLE_PROBE_KEEPALIVE_CONNECTIONS, else closes each", async () => {
+    const seen: { port: number; connection: string }[] = [];
+    const app = await fake((req, res) => {
+      seen.push({ port: req.socket.remotePort ?? 0, connection: String(req.headers.connection) });
+      res.end("ok");
+    });
+    const probers = JSON.stringify({ "/app-health/web/readyz": { httpGet: { path: "/", port: app } } });
+    for (const keep of ["true", "false"]) {
+      seen.length = 0;
+      const s = await agentFromEnv({ ISTIO_KUBE_APP_PROBERS: probers, ENABLE_PROBE_KEEPALIVE_CONNECTIONS: keep });
+      for (let i = 0; i < 3; i++) assert.equal((await get(s.port, "/app-health/web/readyz")).status, 200);
+      assert.equal(seen.length, 3);
+      if (keep === "true") {
+        assert.equal(new Set(seen.map((x) => x.port)).size, 1, "one connection for all three probes");
+        assert.ok(seen.every((x) => x.connection !== "close"));
+      } else {
+        assert.equal(new Set(seen.map((x) => x.port)).size, 3, "a connection per probe");
+        assert.ok(seen.every((x) => x.connection === "close"));
+      }
+      await s.close();
+    }
+  });
+
+  it("leaves Envoy's metrics out of the merged page with PILOT_AGENT_MERGE_ENVOY_STATS=false", async () => {
+    let envoyScrapes = 0;
+    const envoy = await fake((_req, res) => {
+      envoyScrapes++;
+      res.end("# TYPE envoy_x counter\nenvoy_x 1\n");
+    });
+    const merged = await agentFromEnv({ ENVOY_PROMETHEUS_PORT: String(envoy) });
+    assert.match((await get(merged.port, "/stats/prometheus")).body.toString(), /envoy_x 1/);
+    assert.equal(envoyScrapes, 1);
+    const apart = await agentFromEnv({ ENVOY_PROMETHEUS_PORT: String(envoy), PILOT_AGENT_MERGE_ENVOY_STATS: "false" });
+    const r = await get(apart.port, "/stats/prometheus");
+    assert.equal(r.status, 200);
+    assert.doesNotMatch(r.body.toString(), /envoy_x/);
+    assert.match(r.body.toString(), /istio_agent_/);
+    assert.equal(envoyScrapes, 1);
   });
 
   it("merges agent, Envoy and application metrics and counts failed scrapes", async () => {
