@@ -311,6 +311,50 @@ describe("status server", () => {
     assert.equal(calls.length, 2);
   });
 
+  it("takes /drain only as a POST from loopback and then drains", async () => {
+    const calls: string[] = [];
+    const s = await agent({ onDrain: () => calls.push("drain") });
+    assert.equal((await get(s.port, "/drain")).status, 405);
+    const ok = await get(s.port, "/drain", {}, "POST");
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.toString(), "OK");
+    for (let i = 0; i < 100 && calls.length === 0; i++) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(calls, ["drain"]);
+    // Istio's tests forge RemoteAddr the same way: no traffic leaves loopback.
+    const remote = await agent({ remoteAddressOverride: "10.0.0.1", onDrain: () => calls.push("remote") });
+    assert.equal((await get(remote.port, "/drain", {}, "POST")).status, 403);
+    assert.deepEqual(calls, ["drain"]);
+  });
+
+  it("serves metrics to pod-network clients unless METRICS_LOCALHOST_ACCESS_ONLY", async () => {
+    const podNet = await agentFromEnv({}, { remoteAddressOverride: "10.0.0.1" });
+    assert.equal((await get(podNet.port, "/stats/prometheus")).status, 200);
+    const closed = await agentFromEnv({ METRICS_LOCALHOST_ACCESS_ONLY: "true" }, { remoteAddressOverride: "10.0.0.1" });
+    const r = await get(closed.port, "/stats/prometheus");
+    assert.equal(r.status, 403);
+    assert.equal(r.body.toString(), "Only requests from localhost are allowed\n");
+    const local = await agentFromEnv({ METRICS_LOCALHOST_ACCESS_ONLY: "true" });
+    assert.equal((await get(local.port, "/metrics")).status, 200);
+  });
+
+  it("probes the pod IP, or localhost with REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION", async () => {
+    // The application listens on 127.0.0.1 only; the pod IP (INSTANCE_IP) is 127.0.0.2, where nothing listens.
+    const app = await fake((_req, res) => res.end("ok"));
+    const env = {
+      INSTANCE_IP: "127.0.0.2",
+      ISTIO_KUBE_APP_PROBERS: JSON.stringify({
+        "/app-health/web/readyz": { httpGet: { path: "/", port: app }, timeoutSeconds: 5 },
+      }),
+    };
+    const byPodIP = await agentFromEnv(env, { podIP: "127.0.0.2" });
+    assert.equal((await get(byPodIP.port, "/app-health/web/readyz")).status, 500);
+    const legacy = await agentFromEnv(
+      { ...env, REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION: "true" },
+      { podIP: "127.0.0.2" },
+    );
+    assert.equal((await get(legacy.port, "/app-health/web/readyz")).status, 200);
+  });
+
   it("redirects unclean paths as Go's ServeMux does and serves pprof's cmdline with profiling on", async () => {
     const s = await agent({ enableProfiling: true });
     const r = await get(s.port, "//debug/pprof/cmdline");
