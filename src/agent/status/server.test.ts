@@ -355,6 +355,18 @@ describe("status server", () => {
     assert.equal((await get(legacy.port, "/app-health/web/readyz")).status, 200);
   });
 
+  it("serves a CPU profile to localhost only (Node's in place of pprof)", async () => {
+    const s = await agent({ enableProfiling: true });
+    const r = await get(s.port, "/debug/pprof/profile?seconds=1");
+    assert.equal(r.status, 200);
+    const profile = JSON.parse(r.body.toString()) as { nodes: unknown[]; startTime: number };
+    assert.ok(Array.isArray(profile.nodes) && profile.nodes.length > 0);
+    const remote = await agent({ enableProfiling: true, remoteAddressOverride: "10.0.0.1" });
+    for (const path of ["/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/heap"]) {
+      assert.equal((await get(remote.port, path)).status, 403, path);
+    }
+  });
+
   it("redirects unclean paths as Go's ServeMux does and serves pprof's cmdline with profiling on", async () => {
     const s = await agent({ enableProfiling: true });
     const r = await get(s.port, "//debug/pprof/cmdline");
