@@ -17,6 +17,15 @@ import { dnsDomain } from "./bootstrap/identity.js";
 import type { MetadataOptions, Node } from "./bootstrap/node-metadata.js";
 import { type BootstrapConfig, type BootstrapFeatures, DEFAULT_FEATURES } from "./bootstrap/template-params.js";
 import type { EnvoyConfig } from "./envoy/args.js";
+import {
+  AddressError,
+  formatAddr,
+  isLinkLocalMulticast,
+  isLinkLocalUnicast,
+  isLoopback,
+  parseAddr,
+  unmap,
+} from "./netip.js";
 import { envReader } from "./options/env.js";
 
 /** Input the agent cannot start with; the message names the variable, flag or file. */
@@ -45,8 +54,10 @@ export interface AgentPlanInputs {
   args: AgentArgs;
   env: Readonly<Record<string, string>>;
   files: AgentFiles;
-  /** The host's non-loopback addresses, used when INSTANCE_IP is not set. */
+  /** The addresses of the host's non-loopback interfaces, in interface order (filtered here as GetPrivateIPs). */
   hostIPs: readonly string[];
+  /** Every interface's addresses by name, for traffic.sidecar.istio.io/excludeInterfaces. */
+  interfaceAddresses?: Readonly<Record<string, readonly string[]>>;
   /** The agent's version (ISTIO_VERSION of the node when the metadata gives none). */
   binaryVersion: string;
 }
@@ -108,18 +119,59 @@ function durationMs(d: unknown): number | undefined {
   return Number(parseProtoDuration(d) / 1_000_000n);
 }
 
+/** An address as GetPrivateIPsIfAvailable keeps it (unmapped, not loopback, link-local or unspecified), else undefined. */
+function privateIP(text: string): string | undefined {
+  let a: ReturnType<typeof parseAddr>;
+  try {
+    a = unmap(parseAddr(text.split("%")[0] ?? ""));
+  } catch (e) {
+    if (e instanceof AddressError) return undefined;
+    throw e;
+  }
+  if (isLoopback(a) || isLinkLocalUnicast(a) || isLinkLocalMulticast(a) || a.bytes.every((b) => b === 0))
+    return undefined;
+  return formatAddr(a);
+}
+
+/**
+ * app/cmd.go initProxy: INSTANCE_IP first when it parses (one address), then the host's private
+ * addresses (127.0.0.1 and ::1 when there are none), less those of the interfaces in the pod's
+ * traffic.sidecar.istio.io/excludeInterfaces annotation and the pod IP itself.
+ */
+function proxyIPAddresses(
+  instanceIP: string,
+  inputs: AgentPlanInputs,
+  annotations: Record<string, string> | undefined,
+): string[] {
+  const out: string[] = [];
+  try {
+    out.push(formatAddr(parseAddr(instanceIP)));
+  } catch (e) {
+    if (!(e instanceof AddressError)) throw e;
+  }
+  let proxyAddrs = inputs.hostIPs.map(privateIP).filter((a): a is string => a !== undefined);
+  if (proxyAddrs.length === 0) proxyAddrs = ["127.0.0.1", "::1"];
+  const exclude = new Set(out);
+  const excluded = annotations?.["traffic.sidecar.istio.io/excludeInterfaces"];
+  if (excluded !== undefined) {
+    for (const name of excluded.split(",")) {
+      for (const text of inputs.interfaceAddresses?.[name] ?? []) {
+        const a = privateIP(text);
+        if (a !== undefined) exclude.add(a);
+      }
+    }
+  }
+  return [...out, ...proxyAddrs.filter((a) => !exclude.has(a))];
+}
+
 export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   const { args, env, files } = inputs;
   const warnings: string[] = [];
   // Istio's pkg/env policy: a value that does not parse is a warning, and the default is used.
   const read = envReader(env, (w) => warnings.push(w));
+  // POD_NAME and POD_NAMESPACE may be unset (a VM): the ID is then ".", as pilot-agent's.
   const podName = env.POD_NAME ?? "";
   const podNamespace = env.POD_NAMESPACE ?? "";
-  if (podName === "" || podNamespace === "") {
-    throw new AgentConfigError(
-      `env ${podName === "" ? "POD_NAME" : "POD_NAMESPACE"} is not set: the agent names its proxy POD_NAME.POD_NAMESPACE`,
-    );
-  }
   let annotations: Record<string, string> | undefined;
   if (files.annotations !== undefined) {
     // ConstructProxyConfig reads the annotations file itself; a bad file only loses the annotations.
@@ -148,12 +200,7 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   }
   const pc = built.proxyConfig;
   warnings.push(...built.warnings);
-  const instanceIPs = (env.INSTANCE_IP ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  if (instanceIPs.length === 0) instanceIPs.push(...inputs.hostIPs);
-  if (instanceIPs.length === 0) instanceIPs.push("127.0.0.1");
+  const instanceIPs = proxyIPAddresses(env.INSTANCE_IP ?? "", inputs, annotations);
   const id = `${podName}.${podNamespace}`;
   const domain = dnsDomain(args.domain, podNamespace);
   const serviceNode = [args.proxyType, instanceIPs[0], id, domain].join("~");

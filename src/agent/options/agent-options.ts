@@ -29,7 +29,7 @@ import { AGENT_ISTIO_VERSION } from "../version.js";
 import type { XdsProxyOptions } from "../xds/proxy.js";
 import { dnsProxyOptionsFromEnv } from "./dns.js";
 import { envReader } from "./env.js";
-import { hostIPs, readAgentFiles, readIfPresent, underRoot } from "./files.js";
+import { hostIPs, interfaceAddresses, readAgentFiles, readIfPresent, underRoot } from "./files.js";
 import { sdsOptionsFromEnv } from "./sds.js";
 import { type StatusSlice, statusSlice } from "./status.js";
 import { xdsProxyOptions } from "./xds.js";
@@ -100,7 +100,14 @@ export async function planFromCommandLine(cl: AgentCommandLine): Promise<{ plan:
     throw e;
   }
   const files = await readAgentFiles(cl.root, args.meshConfig);
-  const plan = planAgent({ args, env: cl.env, files, hostIPs: hostIPs(), binaryVersion: AGENT_ISTIO_VERSION });
+  const plan = planAgent({
+    args,
+    env: cl.env,
+    files,
+    hostIPs: hostIPs(),
+    interfaceAddresses: interfaceAddresses(),
+    binaryVersion: AGENT_ISTIO_VERSION,
+  });
   let node: Node;
   try {
     node = getNodeMetaData(plan.metadataOptions);

@@ -7,6 +7,7 @@
  * ISTIO_ENABLE_HTTP2_PROBING (default true), ENABLE_PROBE_KEEPALIVE_CONNECTIONS (default false),
  * PILOT_AGENT_MERGE_ENVOY_STATS (default true), and whether Envoy runs at all.
  */
+import { AddressError, is4, parseAddr } from "../netip.js";
 import type { AgentPlan } from "../plan.js";
 import { KUBE_APP_PROBERS_ENV } from "../status/probers.js";
 import { PROMETHEUS_ANNOTATIONS_ENV } from "../status/scrape-config.js";
@@ -21,6 +22,7 @@ export type StatusSlice = Pick<
   | "adminPort"
   | "envoyPrometheusPort"
   | "podIP"
+  | "ipv6"
   | "nodeType"
   | "kubeAppProbers"
   | "prometheusAnnotations"
@@ -40,7 +42,10 @@ export function statusSlice(plan: AgentPlan, read: EnvReader, host?: string): St
     port: pc.statusPort ?? 15020,
     adminPort: pc.proxyAdminPort ?? 15000,
     envoyPrometheusPort: plan.metadataOptions.envoyPrometheusPort,
-    podIP: plan.instanceIPs[0],
+    // NewStatusServerOptions: INSTANCE_IP as set ("" = the probes dial localhost), not the node's first address.
+    podIP: read.string("INSTANCE_IP"),
+    // proxyArgs.IsIPv6: every address of the proxy is IPv6 (DiscoverIPMode; AllIPv4 is asked first).
+    ipv6: !allIPv4(plan.instanceIPs) && allIPv6(plan.instanceIPs),
     nodeType: plan.proxyType,
     kubeAppProbers: read.lookup(KUBE_APP_PROBERS_ENV),
     prometheusAnnotations: read.lookup(PROMETHEUS_ANNOTATIONS_ENV),
@@ -53,3 +58,17 @@ export function statusSlice(plan: AgentPlan, read: EnvReader, host?: string): St
     mergeEnvoyStats: read.bool("PILOT_AGENT_MERGE_ENVOY_STATS", true),
   };
 }
+
+/** networkutil.AllIPv4 / AllIPv6: addresses that do not parse are skipped. */
+function everyParsed(addrs: readonly string[], test: (four: boolean) => boolean): boolean {
+  for (const text of addrs) {
+    try {
+      if (!test(is4(parseAddr(text)))) return false;
+    } catch (e) {
+      if (!(e instanceof AddressError)) throw e;
+    }
+  }
+  return true;
+}
+const allIPv4 = (addrs: readonly string[]) => everyParsed(addrs, (four) => four);
+const allIPv6 = (addrs: readonly string[]) => everyParsed(addrs, (four) => !four);
