@@ -94,7 +94,7 @@ export interface AgentPlan {
   envoy: EnvoyConfig;
   /** DISABLE_ENVOY (the grpc-agent template sets it): the agent runs without Envoy. */
   disableEnvoy: boolean;
-  /** GRPC_XDS_BOOTSTRAP: where the proxyless gRPC bootstrap goes, when set. */
+  /** GRPC_XDS_BOOTSTRAP (default ./etc/istio/proxy/grpc-bootstrap.json): where the gRPC bootstrap goes; undefined when set empty. */
   grpcBootstrapPath?: string;
   drain: DrainPlan;
   /** `--profiling` (default true): the status server serves /debug/pprof/. */
@@ -104,6 +104,7 @@ export interface AgentPlan {
   warnings: string[];
 }
 
+const DEFAULT_GRPC_BOOTSTRAP = "./etc/istio/proxy/grpc-bootstrap.json";
 const DEFAULT_TEMPLATE_PATH = "./var/lib/istio/envoy/envoy_bootstrap_tmpl.json";
 const FIPS_POLICIES = new Set(["fips-140-2", "fips-140-3"]);
 
@@ -280,7 +281,8 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
       fileFlushMinSizeKB: typeof pc.fileFlushMinSizeKb === "number" ? pc.fileFlushMinSizeKb : undefined,
     },
     disableEnvoy: read.bool("DISABLE_ENVOY", false),
-    grpcBootstrapPath: env.GRPC_XDS_BOOTSTRAP || undefined,
+    // options.go grpcBootstrapEnv: ./etc/istio/proxy/grpc-bootstrap.json unless set (set empty: none).
+    grpcBootstrapPath: read.string("GRPC_XDS_BOOTSTRAP", DEFAULT_GRPC_BOOTSTRAP) || undefined,
     drain: {
       inboundOnly: args.proxyType === "sidecar",
       terminationDrainMs,

@@ -16,6 +16,7 @@ import { writeBootstrap, writeFileAtomic } from "../envoy/bootstrap-file.js";
 import { EnvoyProcess } from "../envoy/supervisor.js";
 import { type AgentCommandLine, type AgentOptions, readAgentOptions } from "../options/agent-options.js";
 import { bootstrapConfig } from "../plan.js";
+import { grpcReadyCheck } from "../process/grpc-ready.js";
 import { type AgentLog, Logger } from "../process/log.js";
 import { agentMetrics } from "../process/metrics.js";
 import { startAgentDnsProxy, startAgentSdsServer, startAgentXdsProxy } from "../process/servers.js";
@@ -94,6 +95,8 @@ export async function proxyCommand(io: ProxyCommandIO): Promise<number> {
     shutdown.stopping();
     return closeInOrder([envoyRunning, xds, dns, sds, status], log);
   };
+  // NewServer: with a gRPC bootstrap path, its grpcready probe joins the readiness checks.
+  const grpcReady = options.grpcBootstrap && grpcReadyCheck(io.root, options.grpcBootstrap.shown);
   try {
     try {
       if (options.status) {
@@ -101,7 +104,9 @@ export async function proxyCommand(io: ProxyCommandIO): Promise<number> {
           options.status,
           {
             agentReady: () => (envoy !== undefined && !envoy.isRunning ? "Envoy is not running" : undefined),
-            checks: async () => (dns === undefined || dns.proxy.isReady() ? undefined : `dns proxy: ${DNS_NOT_READY}`),
+            checks: async () =>
+              (await grpcReady?.()) ??
+              (dns === undefined || dns.proxy.isReady() ? undefined : `dns proxy: ${DNS_NOT_READY}`),
             markReady: () => metrics.markReady(),
             skipDrain: () => envoy?.skipDrain(),
             drainNow: () => void envoy?.drainNow(),
