@@ -187,7 +187,12 @@ export async function readAgentOptions(cl: AgentCommandLine): Promise<AgentOptio
       warn,
     }),
     sds: sdsOptionsFromEnv(cl.env, { root: cl.root, discoveryAddress, namespace, clusterId, warn }),
-    xds: xdsProxyOptions({ root: cl.root, discoveryAddress, clusterId }),
+    xds: xdsProxyOptions({
+      root: cl.root,
+      discoveryAddress,
+      clusterId,
+      wasmRemoteLoadConversion: read.bool("ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION", true),
+    }),
     warnings,
   };
   if (plan.grpcBootstrapPath !== undefined) {

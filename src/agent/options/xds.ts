@@ -12,11 +12,14 @@ export function xdsProxyOptions(agent: {
   discoveryAddress: string;
   clusterId?: string;
   onNameTable?: (table: NameTable) => void;
+  /** features.WasmRemoteLoadConversion (ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION, default true). */
+  wasmRemoteLoadConversion?: boolean;
 }): XdsProxyOptions {
   return {
     root: agent.root,
     discoveryAddress: agent.discoveryAddress,
     clusterId: agent.clusterId || "Kubernetes",
     onNameTable: agent.onNameTable,
+    wasmRemoteLoadConversion: agent.wasmRemoteLoadConversion,
   };
 }

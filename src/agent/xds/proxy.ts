@@ -44,8 +44,17 @@ export interface XdsProxyOptions {
   onNameTable?: (table: NameTable) => void;
   retryInitialMs?: number;
   retryMaxMs?: number;
+  /**
+   * ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION (default true). pkg/wasm (downloading remote Wasm
+   * modules and rewriting ECDS to local files) is not ported: ECDS passes unchanged, and with the
+   * conversion asked for the proxy says so once.
+   */
+  wasmRemoteLoadConversion?: boolean;
   log?: AgentLog;
 }
+
+/** model.ExtensionConfigurationType: what xds_proxy.go hands to rewriteAndForward. */
+export const EXTENSION_CONFIG_TYPE_URL = "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig";
 
 export interface XdsStats {
   downstreams: number;
@@ -75,6 +84,15 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   const root = options.root ?? "/";
   const socketPath = options.socketPath ?? join(root, XDS_SOCKET);
   const log = options.log ?? SILENT_LOG;
+  let wasmNoticeGiven = options.wasmRemoteLoadConversion === false;
+  const noticeEcds = () => {
+    if (wasmNoticeGiven) return;
+    wasmNoticeGiven = true;
+    log.warn(
+      "ECDS (TypedExtensionConfig) forwarded to Envoy unchanged: this agent does not download remote Wasm modules " +
+        "(ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION); Envoy fetches http(s) modules itself, oci:// modules fail",
+    );
+  };
   const rootCertPath = options.rootCertPath ?? join(root, CA_ROOT_CERT);
   const tokenPath = options.tokenPath ?? join(root, TOKEN_PATH);
   const upstream: Upstream = connectUpstream({
@@ -146,6 +164,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
           takeNameTables(state, response, stream);
           return;
         }
+        if (response.typeUrl === EXTENSION_CONFIG_TYPE_URL) noticeEcds();
         state.sawResponse(response);
         if (!call.write(response)) {
           counters.paused++;
