@@ -152,6 +152,9 @@ async function envoySlice(cl: AgentCommandLine, plan: AgentPlan, configPath: str
       secureMergedMetricsPort: plan.metadataOptions.envoySecureMergedMetricsPort,
     },
     drain: plan.drain,
+    // agent.go: Envoy as 1337 when the agent is root and DNS_PROXY_ADDR (as set, default localhost:15053) ends in :53.
+    agentIsRoot:
+      process.getuid?.() === 0 && envReader(cl.env).string("DNS_PROXY_ADDR", "localhost:15053").endsWith(":53"),
   };
 }
 
