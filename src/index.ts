@@ -15,11 +15,14 @@ import { defaultConfigFiles } from "./inject/defaults.js";
 import type { EnvLookup } from "./inject/funcs.js";
 import { InjectionError } from "./inject/inject.js";
 import { configMapHasKey, type LoadedInjector, loadInjector } from "./inject/injector.js";
-import { injectTopLevel, kubeInject } from "./inject/kube-inject.js";
+import { DocumentError, injectTopLevel, kubeInject } from "./inject/kube-inject.js";
 import { kubeUninject, uninjectObject } from "./inject/uninject.js";
 import { oneLine } from "./kube/one-line.js";
 import { marshalTyped } from "./kube/typed.js";
-import { describeObject } from "./kube/workloads.js";
+import { describeObject, workloadKind } from "./kube/workloads.js";
+import { DriftChecker, type DriftOptions, type DriftSide, revisionKey } from "./report/drift.js";
+import { DriftInputError, driftOfManifest } from "./report/drift-documents.js";
+import { type DriftReport, DriftReportBuilder } from "./report/drift-report.js";
 
 export { ConfigError } from "./inject/config.js";
 export { defaultConfigFiles } from "./inject/defaults.js";
@@ -57,6 +60,12 @@ export interface InjectorConfigSources {
   env?: EnvLookup;
   /** Istio's `COMPLIANCE_POLICY`, e.g. `fips-140-3`. */
   compliancePolicy?: string;
+  /**
+   * Extension, not Istio's (docs/istio-parity.md, "Extensions"): write a `global.tag` that is a
+   * sha256 digest as a digest reference (`hub/proxyv2@sha256:…`) instead of Istio's
+   * `hub/proxyv2:sha256:…`. Default false.
+   */
+  digestImageReferences?: boolean;
 }
 
 const SOURCE_TYPES = {
@@ -66,6 +75,7 @@ const SOURCE_TYPES = {
   revision: "string",
   env: "function",
   compliancePolicy: "string",
+  digestImageReferences: "boolean",
 } as const;
 
 /**
@@ -82,7 +92,11 @@ export function loadInjectorConfig(sources: InjectorConfigSources = {}): Injecto
     sources.values ?? (sources.config !== undefined && configMapHasKey(config, "values") ? config : defaults.values);
   const loaded = loadInjector(
     { config, values, mesh: sources.mesh ?? defaults.mesh },
-    { env: sources.env, compliancePolicy: sources.compliancePolicy },
+    {
+      env: sources.env,
+      compliancePolicy: sources.compliancePolicy,
+      ...(sources.digestImageReferences ? { extensions: { digestReferences: true } } : {}),
+    },
   );
   return { ...loaded, revision };
 }
@@ -191,4 +205,100 @@ export function uninjectYaml(injector: Injector, yaml: string, options: InjectOp
   const settings = kubeInjectOptions("uninjectYaml", injector, options);
   if (typeof yaml !== "string") throw new TypeError(`uninjectYaml: the YAML must be a string, got ${typeof yaml}`);
   return kubeUninject(yaml, settings);
+}
+
+export type { DriftOwner, DriftStatus, PodDrift } from "./report/drift.js";
+export type { DriftReport, DriftTotals, OwnerDrift } from "./report/drift-report.js";
+
+export interface DriftApiOptions {
+  /**
+   * The injector in force: pods of its revision (`istio.io/rev`, else their `sidecar.istio.io/status`
+   * revision) are compared with it; several for several revisions. A pod of a revision none of them
+   * serves is reported as `unknown-revision`.
+   */
+  injector: Injector | readonly Injector[];
+  /** A planned configuration: each pod as `injector` injects it is compared with the pod as `planned` would. */
+  planned?: Injector | readonly Injector[];
+  /** How pods are injected again: as `kube-inject` does (manifests; the default) or as the admission webhook does (live pods). */
+  injection?: "kube-inject" | "webhook";
+  /** The namespace of objects that name none (default `default`). */
+  namespace?: string;
+  /** Whether proxies run as native sidecars; default: as each pod runs its proxy. */
+  nativeSidecars?: boolean;
+  /** Keep the unified diff of each stale pod. */
+  diff?: boolean;
+  /** Receives what the injector only logs. */
+  onWarning?: (message: string) => void;
+}
+
+const DRIFT_OPTION_TYPES = {
+  injection: "string",
+  namespace: "string",
+  nativeSidecars: "boolean",
+  diff: "boolean",
+  onWarning: "function",
+} as const;
+
+function driftSide(caller: string, injectors: Injector | readonly Injector[]): DriftSide {
+  const list = Array.isArray(injectors) ? injectors : [injectors as Injector];
+  const byRevision = new Map<string, Injector>();
+  for (const injector of list) {
+    if (typeof injector !== "object" || injector === null || !("settings" in injector)) {
+      throw new TypeError(`${caller}: injectors must come from loadInjectorConfig()`);
+    }
+    byRevision.set(revisionKey(injector.revision ?? ""), injector);
+  }
+  return {
+    injectorFor: (revision) => {
+      const injector = byRevision.get(revision);
+      return injector === undefined ? undefined : { revision, injector };
+    },
+  };
+}
+
+/**
+ * Which pods (or workloads' pod templates) run a sidecar the injector would no longer give them, as
+ * `meshinject drift` reports it: each is uninjected, injected again with its revision's injector and
+ * compared (`up-to-date`, `stale` with what changes, `missing`, `unexpected`, `unknown-revision`,
+ * `not-injected`, `error`), grouped by owner, with totals and the `kubectl rollout restart` commands
+ * that would fix them. `manifests`: a YAML stream, or objects (Pods as the API server returns them,
+ * Deployments...). Throws DocumentError for YAML that cannot be read; TypeError for bad options.
+ */
+export function drift(manifests: string | readonly object[], options: DriftApiOptions): DriftReport {
+  if (typeof options !== "object" || options === null) throw new TypeError("drift: options must be an object");
+  const { injector: _injector, planned: _planned, ...rest } = options;
+  checkOptions("drift", rest, DRIFT_OPTION_TYPES);
+  const injection = options.injection ?? "kube-inject";
+  if (injection !== "kube-inject" && injection !== "webhook") {
+    throw new TypeError(`drift: injection must be "kube-inject" or "webhook", got ${JSON.stringify(injection)}`);
+  }
+  const current = driftSide("drift", options.injector);
+  const first = (Array.isArray(options.injector) ? options.injector[0] : options.injector) as Injector | undefined;
+  const driftOptions: DriftOptions = {
+    style: injection,
+    namespace: options.namespace ?? "default",
+    defaultRevision: revisionKey(first?.revision ?? ""),
+    diff: options.diff ?? false,
+    current,
+    ...(options.nativeSidecars !== undefined ? { nativeSidecars: options.nativeSidecars } : {}),
+    ...(options.planned !== undefined ? { planned: driftSide("drift", options.planned) } : {}),
+    ...(options.onWarning !== undefined ? { warn: options.onWarning } : {}),
+  };
+  if (typeof manifests === "string") {
+    try {
+      return driftOfManifest(manifests, "manifest", driftOptions);
+    } catch (e) {
+      if (e instanceof DriftInputError) throw new DocumentError(e.message, { cause: e });
+      throw e;
+    }
+  }
+  if (!Array.isArray(manifests)) throw new TypeError("drift: give a YAML string or an array of Kubernetes objects");
+  const checker = new DriftChecker(driftOptions);
+  const builder = new DriftReportBuilder(options.planned === undefined ? "running" : "planned");
+  for (const manifest of manifests) {
+    const copy = copyOf(manifest, "drift");
+    if (workloadKind(copy) === undefined || copy.kind === "List") continue;
+    builder.add(checker.check(copy));
+  }
+  return builder.report();
 }

@@ -11,21 +11,20 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, get } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse as parseYaml } from "yaml";
-import { formatDownwardAPI } from "../src/agent/bootstrap/downward-api.js";
 import { expandVars } from "../src/agent/expand.js";
 import { injectYaml, loadInjectorConfig } from "../src/index.js";
 import { splitYamlStream } from "../src/kube/stream.js";
 import { startHealthServer } from "./grpc-health.js";
+import { containerEnv, writePodFiles } from "./kubelet.js";
 import { freePort, postLocal } from "./loopback.js";
 import { repoRoot } from "./meshinject-cli.js";
-import { writePodSecrets } from "./pod-secrets.js";
 
 type Json = Record<string, unknown>;
 
@@ -150,25 +149,9 @@ spec:
       "spec.serviceAccountName": "shop",
       "spec.nodeName": "node-1",
     };
-    const env: Record<string, string> = { PATH: process.env.PATH ?? "", FAKE_ENVOY_READY: "false" };
-    for (const e of (proxy.env as Json[]) ?? []) {
-      const name = e.name as string;
-      if (typeof e.value === "string") env[name] = expandVars(e.value, (n) => env[n]);
-      const ref = ((e.valueFrom as Json | undefined)?.fieldRef as Json | undefined)?.fieldPath as string | undefined;
-      if (ref !== undefined && field[ref] !== undefined) env[name] = field[ref] as string;
-      const resource = (e.valueFrom as Json | undefined)?.resourceFieldRef as Json | undefined;
-      if (resource !== undefined) env[name] = "2";
-    }
+    const env = containerEnv(proxy, field, { PATH: process.env.PATH ?? "", FAKE_ENVOY_READY: "false" });
     const args = ((proxy.args as string[]) ?? []).map((a) => expandVars(a, (n) => env[n]));
-    writePodSecrets(root);
-    mkdirSync(join(root, "etc/istio/pod"), { recursive: true });
-    writeFileSync(
-      join(root, "etc/istio/pod/annotations"),
-      formatDownwardAPI(meta.annotations as Record<string, string>),
-    );
-    writeFileSync(join(root, "etc/istio/pod/labels"), formatDownwardAPI(meta.labels as Record<string, string>));
-    mkdirSync(join(root, "usr/local/bin"), { recursive: true });
-    copyFileSync(join(repoRoot, "src/agent/envoy/testdata/fake-envoy.mjs"), join(root, "usr/local/bin/envoy"));
+    writePodFiles(root, meta);
 
     agent = spawn(
       process.execPath,

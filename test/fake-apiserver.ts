@@ -120,8 +120,14 @@ export async function startFakeApiServer(objects: Obj[], token = "test-token"): 
       else send(200, found);
       return;
     }
-    const items = candidates.filter((o) => matchesSelector(o, url.searchParams.get("labelSelector")));
-    send(200, { kind: `${def.kind}List`, apiVersion: group?.replace(/^\/apis?\//, "") ?? "v1", metadata: {}, items });
+    const all = candidates.filter((o) => matchesSelector(o, url.searchParams.get("labelSelector")));
+    // Chunking as the API server does it: `limit` items from the `continue` token's offset on.
+    const limit = Number(url.searchParams.get("limit") ?? "0");
+    const from = Number(url.searchParams.get("continue") ?? "0");
+    const items = limit > 0 ? all.slice(from, from + limit) : all;
+    const more = limit > 0 && from + limit < all.length;
+    const metadata = more ? { continue: String(from + limit) } : {};
+    send(200, { kind: `${def.kind}List`, apiVersion: group?.replace(/^\/apis?\//, "") ?? "v1", metadata, items });
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

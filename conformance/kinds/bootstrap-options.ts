@@ -186,9 +186,10 @@ function judgeNodeMetadata(v: Json): Verdict {
   return undefined;
 }
 
-function statsTagRegexJudge(bootstrap: Json): (v: Json) => Verdict {
-  const tags = ((bootstrap.stats_config as Json).stats_tags as { tag_name: string; regex: string }[]) ?? [];
-  return (v) => {
+function statsTagRegexJudge(bootstrap: () => Promise<Json>): (v: Json) => Promise<Verdict> {
+  return async (v) => {
+    const statsConfig = (await bootstrap()).stats_config as Json | undefined;
+    const tags = (statsConfig?.stats_tags as { tag_name: string; regex: string }[] | undefined) ?? [];
     const tag = tags.find((t) => t.tag_name === v.tagName);
     if (tag === undefined) return { reason: "no such stats tag", expected: v.tagName, got: "absent" };
     const subject = v.subject as string;
@@ -201,8 +202,8 @@ function statsTagRegexJudge(bootstrap: Json): (v: Json) => Verdict {
   };
 }
 
-/** The judge of each group by name; `bootstrap` is a rendered default bootstrap (for its stats tags). */
-export function optionJudges(bootstrap: Json): Record<string, (v: Json) => Verdict> {
+/** The judge of each group by name; `bootstrap` renders a default bootstrap (for its stats tags) when asked. */
+export function optionJudges(bootstrap: () => Promise<Json>): Record<string, (v: Json) => Verdict | Promise<Verdict>> {
   return {
     options: judgeOption,
     tlsContextConvert: judgeTLS,

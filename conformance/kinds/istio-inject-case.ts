@@ -31,10 +31,19 @@ export function readCase(caseDir: string): IstioInjectCase {
   return JSON.parse(readFileSync(join(caseDir, "case.json"), "utf8")) as IstioInjectCase;
 }
 
+/** Why re-injecting a pod with a user-written istio-proxy does not give Istio's golden back. */
+const USER_PROXY_REINJECTED =
+  "user-written istio-proxy: on re-injection the template's proxy wins (Istio's reapplyOverwrittenContainers " +
+  "skips containers the status lists), so the user's settings the template also sets are replaced; settles";
+
 /**
  * Cases whose golden Istio itself would not give back unchanged on re-injection, and why; every
- * other case must be a fixed point. Re-injection puts the recorded `proxy.istio.io/overrides`
- * containers back (as Istio's reinsertOverrides does), so user-customised proxies are fixed points.
+ * other case must be a fixed point. Istio's reapplyOverwrittenContainers (pkg/kube/inject/webhook.go)
+ * skips every container the previous injection's status lists, so on re-injection the template's
+ * value wins over the user's; the recorded `proxy.istio.io/overrides` containers reach only the
+ * templates' input (reinsertOverrides), not the output. A golden whose pod customises istio-proxy
+ * (an image, args, a uid) therefore changes once (twice where the uid feeds istio-init's `-u`) and
+ * then stays: only the injected containers change.
  */
 export const ISTIO_NOT_FIXED_POINTS: Readonly<Record<string, string>> = {
   // The input was injected before, without native sidecars: its status annotation lists istio-proxy
@@ -43,6 +52,17 @@ export const ISTIO_NOT_FIXED_POINTS: Readonly<Record<string, string>> = {
   // records istio-proxy as an init container, so the next injection replaces it cleanly: it settles
   // on the second re-injection, in Istio as here.
   "merge-probers.yaml.injected": "pre-native-sidecar golden: settles on the 2nd re-injection, as Istio's does",
+  // The user's `image: foo/bar` (the custom template) and `fake/custom-image` give way to .ProxyImage.
+  "multiple-templates.yaml.injected": USER_PROXY_REINJECTED,
+  "proxy-override.yaml.injected": USER_PROXY_REINJECTED,
+  // The user's args give way to the template's.
+  "proxy-override-args.yaml.injected": USER_PROXY_REINJECTED,
+  "proxy-override-args-native.yaml.injected": USER_PROXY_REINJECTED,
+  // The user's runAsUser 1234 gives way to 1337, and istio-init's `-u` follows it one pass later.
+  "proxy-override-runas.yaml.injected": USER_PROXY_REINJECTED,
+  "proxy-override-runas.yaml.tproxy.injected": USER_PROXY_REINJECTED,
+  // (webhook only) The user's readOnlyRootFilesystem: false gives way to the template's true.
+  "hello-openshift-custom-injection.yaml.injected": USER_PROXY_REINJECTED,
 };
 
 /** What `env` sees for a case: its `environment`, nothing else (the runner's own environment stays out). */

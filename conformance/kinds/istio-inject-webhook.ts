@@ -344,7 +344,7 @@ export async function runIstioInjectWebhook(
     details:
       `webhook mode; re-injection: fixed point ${fixedPoints - (expectedParts - matchingIstio.length)}/` +
       `${parts - expectedParts} parts where Istio's is one` +
-      (matchingIstio.length > 0 ? `; as Istio (pre-native-sidecar golden): ${matchingIstio.join(", ")}` : "") +
+      (matchingIstio.length > 0 ? `; as Istio's, not fixed points: ${matchingIstio.join(", ")}` : "") +
       (settled > matchingIstio.length ? `; ${settled - matchingIstio.length} others settle later` : ""),
   };
 }

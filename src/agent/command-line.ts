@@ -14,6 +14,11 @@ export class CommandLineError extends Error {
   override name = "CommandLineError";
 }
 
+/** `--help` or `-h` was given: the command prints its usage (cobra's help flag) instead of running. */
+export class HelpRequested extends CommandLineError {
+  override name = "HelpRequested";
+}
+
 /** What the syntax needs to know of a flag. */
 export interface FlagSyntax {
   readonly name: string;
@@ -76,7 +81,7 @@ export function readCommandLine<F extends FlagSyntax>(
       if (name === "" || name.startsWith("-") || name.startsWith("=")) {
         throw new CommandLineError(`bad flag syntax: ${arg}`);
       }
-      if (name === "help") throw new CommandLineError(`${arg}: ${program} would only print its help`);
+      if (name === "help") throw new HelpRequested(`${arg}: ${program} would only print its help`);
       const flag = byName.get(name);
       if (flag === undefined) {
         if (!options.allowUnknown) throw new CommandLineError(`unknown flag: --${name} (${program} has no such flag)`);
@@ -99,7 +104,7 @@ export function readCommandLine<F extends FlagSyntax>(
       letters = letters.slice(1);
       const flag = byShorthand.get(letter);
       if (flag === undefined && letter === "h") {
-        throw new CommandLineError(`-h in ${arg}: ${program} would only print its help`);
+        throw new HelpRequested(`-h in ${arg}: ${program} would only print its help`);
       }
       if (flag === undefined && options.allowUnknown) {
         // As pflag: `-x=value` ends the group; otherwise the next argument is the value unless it is a flag.

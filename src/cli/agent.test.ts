@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -105,10 +105,42 @@ describe("meshinject agent", () => {
   });
 
   it("keeps --root and --status-host for itself", () => {
-    assert.deepEqual(splitOwnFlags(["--domain", "d", "--root=/r", "--status-host", "127.0.0.1"]), {
-      root: "/r",
+    assert.deepEqual(splitOwnFlags(["--domain", "d", `--root=${root}`, "--status-host", "127.0.0.1"]), {
+      root,
       statusHost: "127.0.0.1",
       rest: ["--domain", "d"],
     });
+  });
+
+  it("refuses a --root that is not a folder in one line, naming it", async () => {
+    const file = join(root, "a-file");
+    writeFileSync(file, "");
+    for (const [where, why] of [
+      [file, "not a folder"],
+      [join(root, "missing"), "no such folder"],
+    ] as const) {
+      const r = await runMeshinject(["agent", "bootstrap", "--root", where], { env: POD });
+      oneLineError(r, new RegExp(`^meshinject agent: --root ${where}: ${why}$`));
+    }
+  });
+
+  it("prints pilot-agent's proxy help and its own flags for --help and -h, exit 0", async () => {
+    for (const args of [
+      ["proxy", "--help"],
+      ["bootstrap", "-h"],
+      ["bootstrap", "sidecar", "--domain", "d", "-h"],
+    ]) {
+      const r = await runMeshinject(["agent", ...args], { env: {} });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, "");
+      assert.match(r.stdout, /^Usage:\n {2}pilot-agent proxy \[flags\]$/m);
+      assert.match(
+        r.stdout,
+        /^ {6}--meshConfig string +File name for Istio mesh configuration\..* \(default "\.\/etc\/istio\/config\/mesh"\)$/m,
+      );
+      assert.match(r.stdout, /^ {2}-h, --help +help for proxy$/m);
+      assert.match(r.stdout, /^Global Flags:\n {6}--log_as_json /m);
+      assert.match(r.stdout, /^ {6}--root string +the folder pilot-agent's paths resolve under/m);
+    }
   });
 });

@@ -2,11 +2,13 @@
  * `meshinject agent`: the sidecar's own process, in place of Istio's pilot-agent.
  *   meshinject agent proxy [sidecar|router] [pilot-agent's flags] [--root DIR]
  *   meshinject agent bootstrap [the same]     prints Envoy's bootstrap, starts nothing
+ *   meshinject agent wait|request|version|istio-iptables ...   pilot-agent's other subcommands
  * The arguments are read as pilot-agent reads them (pflag syntax, unknown flags accepted), so the
  * injected istio-proxy container's command line works unchanged; `--root` (ours) is where
  * pilot-agent's paths resolve (default `/`). Errors are one line and exit 1; otherwise the exit code
  * is Envoy's when it exits by itself, 0 after a SIGTERM drain.
  */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { AGENT_COMMANDS, isAgentCommandError } from "../agent/cmd/index.js";
 import { AGENT_USAGE } from "./agent-usage.js";
@@ -32,7 +34,20 @@ export function splitOwnFlags(args: readonly string[]): { root: string; statusHo
     }
     own[name] = value;
   }
-  return { root: resolve(own["--root"] ?? "/"), statusHost: own["--status-host"], rest };
+  return { root: usableRoot(resolve(own["--root"] ?? "/")), statusHost: own["--status-host"], rest };
+}
+
+/** `--root` must name a folder: pilot-agent's paths resolve under it. */
+function usableRoot(root: string): string {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(root).isDirectory();
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : (e as Error).message;
+    throw new AgentCliError(`--root ${root}: ${why}`);
+  }
+  if (!isFolder) throw new AgentCliError(`--root ${root}: not a folder`);
+  return root;
 }
 
 export class AgentCliError extends Error {
@@ -62,7 +77,7 @@ export async function agentCommand(args: readonly string[], cli: CliIo): Promise
     const command = Object.hasOwn(AGENT_COMMANDS, sub) ? AGENT_COMMANDS[sub] : undefined;
     if (command === undefined) {
       throw new AgentCliError(
-        `unknown agent command ${JSON.stringify(sub)} (${Object.keys(AGENT_COMMANDS).join(" or ")})`,
+        `unknown agent command ${JSON.stringify(sub)} (${Object.keys(AGENT_COMMANDS).join(", ")})`,
       );
     }
     const { root, statusHost, rest: commandArgs } = splitOwnFlags(rest);

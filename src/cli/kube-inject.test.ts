@@ -123,7 +123,7 @@ describe("meshinject kube-inject", async () => {
   it("rejects an invalid annotation on one line", async () => {
     await fails(
       ["-f", path("bad-annotation.yaml")],
-      /bad-annotation\.yaml: document 1 \(Deployment "web"\): invalid value 'abc' for annotation 'sidecar\.istio\.io\/proxyCPU': invalid resource quantity/,
+      /bad-annotation\.yaml: document 1 \(Deployment "web"\): failed to run injection template: invalid value 'abc' for annotation 'sidecar\.istio\.io\/proxyCPU': invalid resource quantity/,
     );
   });
 
@@ -137,7 +137,7 @@ describe("meshinject kube-inject", async () => {
   it("rejects a template that fails when executed, naming the document and template", async () => {
     await fails(
       ["-f", path("app.yaml"), "--injectConfigFile", path("template-exec.yaml")],
-      /app\.yaml: document 1 \(Deployment "app"\): template "sidecar": template: inject:1:\d+: executing "inject" at <index \.Values 3>: error calling index/,
+      /app\.yaml: document 1 \(Deployment "app"\): failed to run injection template: template "sidecar": template: inject:1:\d+: executing "inject" at <index \.Values 3>: error calling index/,
     );
   });
 
@@ -169,7 +169,10 @@ describe("meshinject kube-inject", async () => {
     assert.match(r.stdout, /sidecar\.istio\.io\/status: /);
     const failed = await meshinject(["-f", "-"], files["bad-annotation.yaml"]);
     assert.equal(failed.code, 1);
-    assert.match(failed.stderr, /^meshinject: stdin: document 1 \(Deployment "web"\): invalid value 'abc'/);
+    assert.match(
+      failed.stderr,
+      /^meshinject: stdin: document 1 \(Deployment "web"\): failed to run injection template: invalid value 'abc'/,
+    );
   });
 
   it("injects examples/curl.yaml with the built-in config, other kinds verbatim", async () => {

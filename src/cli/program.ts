@@ -116,6 +116,7 @@ const COMMANDS: readonly (readonly [name: string, load: () => Promise<Register>]
   ["capture-rules", async () => addingReport((await import("./capture-rules.js")).captureRulesCommand)],
   ["proxy-config", async () => addingReport((await import("./proxy-config.js")).proxyConfigCommand)],
   ["check-inject", async () => addingReport((await import("./check-inject.js")).checkInjectCommand)],
+  ["drift", async () => (await import("./drift.js")).registerDrift],
   [
     "uninject",
     async () => {

@@ -37,6 +37,38 @@ export interface Cluster {
   readonly where: string;
   /** The object's JSON; a ClusterError (with `status` 404 when it does not exist) otherwise. */
   get(path: string, what: string): Promise<unknown>;
+  /**
+   * The items of a collection (`path` without a query, or with one of its own), read a page at a
+   * time with the API server's `limit` and `continue` (so a large cluster's pods are never held all
+   * at once); each item as the list gives it (without kind and apiVersion).
+   */
+  list(path: string, what: string, pageSize?: number): AsyncGenerator<Record<string, unknown>[]>;
+}
+
+/** The most pages one list may take (a bound on a server that keeps answering `continue`). */
+const MAX_PAGES = 100_000;
+
+/** Pages of a collection through `get`, with `limit` and `continue` (the API server's chunking). */
+async function* listPages(
+  get: Cluster["get"],
+  path: string,
+  what: string,
+  pageSize: number,
+): AsyncGenerator<Record<string, unknown>[]> {
+  let token = "";
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const sep = path.includes("?") ? "&" : "?";
+    const query = `limit=${pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ""}`;
+    const list = (await get(`${path}${sep}${query}`, what)) as { items?: unknown; metadata?: { continue?: unknown } };
+    const items = Array.isArray(list?.items)
+      ? list.items.filter((i): i is Record<string, unknown> => typeof i === "object" && i !== null && !Array.isArray(i))
+      : [];
+    yield items;
+    const next = list?.metadata?.continue;
+    if (typeof next !== "string" || next === "") return;
+    token = next;
+  }
+  throw new ClusterError(`cannot read ${what}: more than ${MAX_PAGES} pages`);
 }
 
 const STATUS_WORDS: Record<number, string> = {
@@ -143,5 +175,5 @@ export async function connectCluster(options: ClusterOptions = {}): Promise<Clus
       req.end();
     });
   };
-  return { where, get };
+  return { where, get, list: (path, what, pageSize = 500) => listPages(get, path, what, pageSize) };
 }

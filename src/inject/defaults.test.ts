@@ -29,7 +29,7 @@ import type { Template } from "../template/index.js";
 import { type InjectionValues, type InjectorConfig, parseInjectorConfig, parseValues } from "./config.js";
 import { templateData } from "./data.js";
 import { DEFAULT_TEMPLATE_NAMES, defaultConfigFiles, defaultTemplate } from "./defaults.js";
-import { injectedImage } from "./images.js";
+import { proxyImage, proxyInitImage } from "./images.js";
 import { compileTemplates, loadInjector } from "./injector.js";
 import { kubeInject } from "./kube-inject.js";
 
@@ -59,8 +59,8 @@ describe("defaultConfigFiles", () => {
     assert.equal(values.global.hub, "docker.io/istio");
     assert.equal(values.global.tag, "1.28.0");
     assert.equal(values.global.istioNamespace, "istio-system");
-    assert.equal(injectedImage(values, "proxy", undefined, {}), "docker.io/istio/proxyv2:1.28.0");
-    assert.equal(injectedImage(values, "proxy_init", undefined, {}), "docker.io/istio/proxyv2:1.28.0");
+    assert.equal(proxyImage(values, undefined, {}), "docker.io/istio/proxyv2:1.28.0");
+    assert.equal(proxyInitImage(values, {}), "docker.io/istio/proxyv2:1.28.0");
     const proxy = values.global.proxy as Record<string, unknown>;
     assert.equal(proxy.statusPort, 15020);
     assert.deepEqual(proxy.resources, {
@@ -482,8 +482,8 @@ describe("built-in templates render the same pods as Istio's", { skip: skipWitho
       values: s.values.go,
       revision: flags.revision,
       nativeSidecars: flags.nativeSidecars,
-      proxyImage: injectedImage(s.values.json, "proxy", imageType, annotations),
-      proxyInitImage: injectedImage(s.values.json, "proxy_init", imageType, annotations),
+      proxyImage: proxyImage(s.values.json, imageType, annotations),
+      proxyInitImage: proxyInitImage(s.values.json, annotations),
       proxyUID: flags.proxyUID,
       proxyGID: flags.proxyUID,
       inboundTrafficPolicyMode: s.mesh.inboundTrafficPolicy?.mode === "LOCALHOST" ? "localhost" : "passthrough",

@@ -105,10 +105,7 @@ if (!existsSync(CORPUS)) {
     it("finds the corpus cases", () => {
       assert.ok(cases.length >= 90, `only ${cases.length} kube-inject cases with an output`);
       for (const name of Object.keys(NOT_FIXED_POINTS)) {
-        assert.ok(
-          cases.some((c) => c.name === name),
-          `excluded case ${name} is not in the corpus`,
-        );
+        assert.ok(existsSync(join(CORPUS, name, "case.json")), `excluded case ${name} is not in the corpus`);
       }
     });
 

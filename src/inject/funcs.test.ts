@@ -85,6 +85,16 @@ test("omitNil follows Istio's TestOmitNil table", () => {
   }
 });
 
+// Istio pkg/kube/inject/template.go omitNilInternal: only a map or list emptied by dropping nils
+// becomes nil; one that was empty already, or has no nil under it, is given back as it is.
+test("omitNil keeps maps and lists that were empty before, and only drops those it emptied", () => {
+  const untouched = { a: {}, b: [], c: { d: [] } };
+  assert.equal(omitNil(untouched as never), untouched, "nothing to drop: the same value");
+  assert.deepEqual(JSON.parse(JSON.stringify(omitNil({ a: {}, b: [], c: null } as never))), { a: {}, b: [] });
+  assert.deepEqual(JSON.parse(JSON.stringify(omitNil([[], null, {}] as never))), [[], {}]);
+  assert.equal(omitNil({ a: [null] } as never), null, "emptied by dropping nils: nil");
+});
+
 // Istio pkg/kube/inject/inject_test.go TestAppendMultusNetwork: its table, each also idempotent.
 test("appendMultusNetwork follows Istio's TestAppendMultusNetwork table", () => {
   const pad = "\n                   ";

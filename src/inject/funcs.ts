@@ -16,8 +16,10 @@ import {
   type GoValue,
   goFunc,
   isGoObject,
+  isMap,
   newMap,
   TypedNil,
+  typeName,
   withGoType,
 } from "../template/index.js";
 import { checkResultSize } from "../template/sprig/limits.js";
@@ -122,27 +124,48 @@ export function appendMultusNetwork(existing: string, network: string): string {
 }
 
 /**
- * `omitNil V`: V without nil values, recursively through maps and lists (drops `cpu: null` left by a
- * values merge); a map or list left empty is nil itself, and so dropped from its parent.
+ * `omitNil V`: V without nil values, recursively through maps (`map[string]interface {}`) and lists
+ * (`[]interface {}`), which drops `cpu: null` left by a values merge. A map or list is copied only
+ * when something under it was dropped, and is nil itself when that left it empty; one that was empty
+ * to begin with stays as it is. Anything else (typed maps and slices included) is returned as is.
+ * Istio: pkg/kube/inject/template.go omitNil, omitNilInternal.
  */
 export function omitNil(data: GoValue): GoValue {
-  if (data === null || data === undefined || data instanceof TypedNil) return null;
-  if (Array.isArray(data)) {
-    const kept = data.map(omitNil).filter((v) => v !== null);
-    return kept.length === 0 ? null : kept;
+  return omitNilInternal(data)[0];
+}
+
+function isNil(v: GoValue): boolean {
+  return v === null || v === undefined || v instanceof TypedNil;
+}
+
+/** Whether `v` is a `map[string]interface {}` (not a typed map, a Go struct or a typed scalar). */
+function isAnyMap(v: GoValue): v is Record<string, GoValue> {
+  return !Array.isArray(v) && isMap(v) && typeName(v) === "map[string]interface {}";
+}
+
+/** `[value, changed]`, as Go's two passes: nothing is copied unless a nil was found under `v`. */
+function omitNilInternal(v: GoValue): [GoValue, boolean] {
+  if (isNil(v)) return [null, true];
+  if (Array.isArray(v) && typeName(v) === "[]interface {}") {
+    const i = v.findIndex((e) => omitNilInternal(e)[1]);
+    if (i === -1) return [v, false];
+    const out = v.slice(0, i);
+    for (const e of v.slice(i)) {
+      const f = omitNil(e);
+      if (!isNil(f)) out.push(f);
+    }
+    return [out.length === 0 ? null : out, true];
   }
-  if (typeof data !== "object" || isGoObject(data)) return data;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return data; // a typed scalar, not a map
-  const out = newMap();
-  let any = false;
-  for (const [k, v] of Object.entries(data as Record<string, GoValue>)) {
-    const kept = omitNil(v);
-    if (kept === null) continue;
-    out[k] = kept;
-    any = true;
+  if (isAnyMap(v)) {
+    if (!Object.values(v).some((e) => omitNilInternal(e)[1])) return [v, false];
+    const out = newMap();
+    for (const [k, e] of Object.entries(v)) {
+      const f = omitNil(e);
+      if (!isNil(f)) out[k] = f;
+    }
+    return [Object.keys(out).length === 0 ? null : out, true];
   }
-  return any ? out : null;
+  return [v, false];
 }
 
 function omit(dict: GoValue, ...keys: string[]): GoValue {

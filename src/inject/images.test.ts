@@ -1,19 +1,26 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { injectedImage } from "./images.js";
+import { proxyImage, proxyInitImage } from "./images.js";
 
 // Istio pkg/kube/inject/inject_test.go TestProxyImage: its table (values hub and tag, the ProxyConfig
 // image type, the sidecar.istio.io/proxyImageType annotation, the image wanted).
-describe("injectedImage: Istio's TestProxyImage table", () => {
+describe("proxyImage: Istio's TestProxyImage table", () => {
   const cases: Array<[string, string, unknown, string | undefined, string | undefined, string]> = [
-    ["vals-only-int-tag", "docker.io/istio", 11, undefined, undefined, "docker.io/istio/proxyv2:11"],
+    [
+      "vals-only-int-tag",
+      "registry.istio.io/release",
+      11,
+      undefined,
+      undefined,
+      "registry.istio.io/release/proxyv2:11",
+    ],
     [
       "pc overrides imageType - float tag",
-      "docker.io/istio",
+      "registry.istio.io/release",
       1.12,
       "distroless",
       undefined,
-      "docker.io/istio/proxyv2:1.12-distroless",
+      "registry.istio.io/release/proxyv2:1.12-distroless",
     ],
     [
       "annotation overrides imageType",
@@ -57,19 +64,19 @@ describe("injectedImage: Istio's TestProxyImage table", () => {
     ],
     [
       "pc overrides imageType, tag also has image type",
-      "docker.io/istio",
+      "registry.istio.io/release",
       "1.12-debug",
       "distroless",
       undefined,
-      "docker.io/istio/proxyv2:1.12-distroless",
+      "registry.istio.io/release/proxyv2:1.12-distroless",
     ],
     [
       "annotation overrides imageType, tag also has the same image type",
-      "docker.io/istio",
+      "registry.istio.io/release",
       "1.12-distroless",
       undefined,
       "distroless",
-      "docker.io/istio/proxyv2:1.12-distroless",
+      "registry.istio.io/release/proxyv2:1.12-distroless",
     ],
     [
       "unusual tag should work",
@@ -100,7 +107,25 @@ describe("injectedImage: Istio's TestProxyImage table", () => {
     it(desc, () => {
       const annotations: Record<string, string> =
         annType === undefined ? {} : { "sidecar.istio.io/proxyImageType": annType };
-      assert.equal(injectedImage({ global: { hub, tag } }, "proxy", pcType, annotations), want);
+      assert.equal(proxyImage({ global: { hub, tag } }, pcType, annotations), want);
     });
   }
+});
+
+// Istio pkg/kube/inject/inject.go ProxyInitImage: proxyImageURL with an empty image type, so the
+// ProxyConfig's image type never reaches the init container; `global.variant` and the annotation do.
+describe("proxyInitImage", () => {
+  const values = { global: { hub: "registry.istio.io/release", tag: "1.28.0", proxy_init: { image: "proxyv2" } } };
+  it("ignores the ProxyConfig image type that the sidecar's image takes", () => {
+    assert.equal(proxyImage(values, "distroless", {}), "registry.istio.io/release/proxyv2:1.28.0-distroless");
+    assert.equal(proxyInitImage(values, {}), "registry.istio.io/release/proxyv2:1.28.0");
+  });
+  it("takes global.variant, and the annotation over it", () => {
+    const variant = { global: { ...values.global, variant: "distroless" } };
+    assert.equal(proxyInitImage(variant, {}), "registry.istio.io/release/proxyv2:1.28.0-distroless");
+    assert.equal(
+      proxyInitImage(variant, { "sidecar.istio.io/proxyImageType": "debug" }),
+      "registry.istio.io/release/proxyv2:1.28.0-debug",
+    );
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Which proxy image a pod gets: `hub/name:tag`, with the image type (distroless, debug) taken from
- * the ProxyConfig, the values' `global.variant`, or the `sidecar.istio.io/proxyImageType` annotation;
- * `hub/name@sha256:D` when the tag is a digest.
+ * the ProxyConfig (the sidecar only), the values' `global.variant`, or the
+ * `sidecar.istio.io/proxyImageType` annotation. A digest tag is written as Istio writes it
+ * (`hub/name:sha256:D`) unless the digest-reference extension is on.
  */
 
 import { formatValue } from "../go/fmt.js";
@@ -29,42 +30,77 @@ function scalarText(v: unknown): string {
   return typeof v === "number" ? formatValue(v) : String(v);
 }
 
+/** Extensions to how images are named (all off by default: Istio's naming). */
+export interface ImageExtensions {
+  /**
+   * Extension (docs/istio-parity.md, "Extensions"): a tag that is (or ends in) a sha256 digest
+   * makes a digest reference, `hub/name@sha256:D` (`hub/name:T@sha256:D` for `T@sha256:D`), with no
+   * image type applied. Off: Istio's `hub/name:sha256:D`.
+   */
+  digestReferences?: boolean;
+}
+
 /**
- * The image for an injected container: `hub/NAME:tag`, NAME from `global.<component>.image`
- * (default `proxyv2`), the tag with the image type applied.
- * @param values the injector's values (plain JSON)
- * @param component `proxy` for the sidecar, `proxy_init` for the traffic-setup init container
- * @param proxyImageType the effective ProxyConfig's `image.imageType`, when set
- * @param annotations the pod's annotations
+ * `hub/NAME:tag` with the image type applied: the given type, else `global.variant`, the annotation
+ * `sidecar.istio.io/proxyImageType` over both. Istio: pkg/kube/inject/inject.go proxyImageURL, imageURL.
  */
-export function injectedImage(
+function proxyImageURL(
   values: Record<string, unknown>,
-  component: "proxy" | "proxy_init",
-  proxyImageType: string | undefined,
+  name: string,
+  givenImageType: string,
   annotations: Record<string, string>,
+  extensions: ImageExtensions,
 ): string {
   const hub = scalarText(valueAt(values, "global.hub"));
   const tag = scalarText(valueAt(values, "global.tag"));
-  let imageType = scalarText(valueAt(values, "global.variant"));
-  if (proxyImageType !== undefined) imageType = proxyImageType;
-  const configured = scalarText(valueAt(values, `global.${component}.image`));
-  const name = configured !== "" ? configured : "proxyv2";
+  let imageType = givenImageType === "" ? scalarText(valueAt(values, "global.variant")) : givenImageType;
   const annotated = annotations["sidecar.istio.io/proxyImageType"];
   if (annotated !== undefined) imageType = annotated;
-  const pinned = pinnedImage(hub, name, tag);
+  const pinned = extensions.digestReferences ? digestReference(hub, name, tag) : undefined;
   if (pinned !== undefined) return pinned;
   return `${hub}/${name}:${tagWithImageType(tag, imageType)}`;
+}
+
+/** The configured image name of `global.<component>.image`, `proxyv2` when unset or empty. */
+function imageName(values: Record<string, unknown>, component: "proxy" | "proxy_init"): string {
+  const configured = scalarText(valueAt(values, `global.${component}.image`));
+  return configured !== "" ? configured : "proxyv2";
+}
+
+/**
+ * The sidecar's image (`.ProxyImage`): the image type from the effective ProxyConfig's
+ * `image.imageType` when set. Istio: pkg/kube/inject/inject.go ProxyImage.
+ */
+export function proxyImage(
+  values: Record<string, unknown>,
+  proxyImageType: string | undefined,
+  annotations: Record<string, string>,
+  extensions: ImageExtensions = {},
+): string {
+  return proxyImageURL(values, imageName(values, "proxy"), proxyImageType ?? "", annotations, extensions);
+}
+
+/**
+ * The traffic-setup init container's image (`.ProxyInitImage`): no ProxyConfig image type, only
+ * `global.variant` and the annotation. Istio: pkg/kube/inject/inject.go ProxyInitImage.
+ */
+export function proxyInitImage(
+  values: Record<string, unknown>,
+  annotations: Record<string, string>,
+  extensions: ImageExtensions = {},
+): string {
+  return proxyImageURL(values, imageName(values, "proxy_init"), "", annotations, extensions);
 }
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /**
- * A tag that is (or ends in) a digest pins the image: `sha256:D` gives `hub/name@sha256:D`, and
- * `1.28.0@sha256:D` gives `hub/name:1.28.0@sha256:D`. Istio would write `hub/name:sha256:D`, which
- * no registry accepts; a digest names one image, so the image type (distroless, debug) is not
- * applied: pin the digest of the variant wanted. Undefined for a plain tag.
+ * The {@link ImageExtensions.digestReferences} extension: a tag that is (or ends in) a digest gives
+ * `hub/name@sha256:D` or `hub/name:T@sha256:D` (Istio writes `hub/name:sha256:D`, which no registry
+ * accepts); a digest names one image, so no image type is applied: pin the variant wanted.
+ * Undefined for a plain tag.
  */
-function pinnedImage(hub: string, name: string, tag: string): string | undefined {
+function digestReference(hub: string, name: string, tag: string): string | undefined {
   const at = tag.lastIndexOf("@");
   const digest = at === -1 ? tag : tag.slice(at + 1);
   if (!DIGEST.test(digest)) return undefined;

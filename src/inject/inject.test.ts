@@ -43,6 +43,85 @@ describe("inject", () => {
     assert.deepEqual(input, copy);
   });
 
+  // Istio pkg/kube/inject/webhook.go reapplyOverwrittenContainers: a container the previous
+  // injection's status lists is skipped, so on re-injection the template's value wins (the recorded
+  // proxy.istio.io/overrides only reach the templates' input, through reinsertOverrides).
+  test("re-injection: the template's proxy wins over the user's image, which stays recorded", () => {
+    const once = inject(
+      injector,
+      deployment({
+        spec: {
+          containers: [
+            { name: "web", image: "nginx" },
+            { name: "istio-proxy", image: "custom/proxy:1" },
+          ],
+        },
+      }),
+    );
+    const proxyOf = (d: Obj) => podSpec(d).containers.find((c: Obj) => c.name === "istio-proxy");
+    assert.equal(proxyOf(once).image, "custom/proxy:1");
+    const again = inject(injector, once);
+    assert.match(proxyOf(again).image, /\/proxyv2:/);
+    const overrides = JSON.parse(again.spec.template.metadata.annotations["proxy.istio.io/overrides"]);
+    assert.equal(overrides.containers[0].image, "custom/proxy:1");
+  });
+
+  // Istio pkg/kube/inject/webhook.go postProcessPod: applyPrometheusMerge, then
+  // applySecurePrometheusAnnotation.
+  describe("metrics merging, end to end", () => {
+    const annotationsOf = (d: Obj) => d.spec.template.metadata.annotations;
+    const agentEnv = (d: Obj) =>
+      podSpec(d)
+        .containers.find((c: Obj) => c.name === "istio-proxy")
+        .env.find((e: Obj) => e.name === "ISTIO_PROMETHEUS_ANNOTATIONS")?.value;
+
+    test("scrape targets: the first is the legacy port and path, and the annotation is cleared", () => {
+      const out = inject(
+        injector,
+        deployment({ annotations: { "prometheus.istio.io/scrape-targets": "9100:/m,9200" } }),
+      );
+      assert.equal(
+        agentEnv(out),
+        '{"scrape":"","path":"/m","port":"9100","targets":[{"port":"9100","path":"/m"},{"port":"9200","path":"/metrics"}]}',
+      );
+      assert.equal(annotationsOf(out)["prometheus.istio.io/scrape-targets"], undefined);
+      assert.equal(annotationsOf(out)["prometheus.io/port"], "15020");
+    });
+
+    test("an unparsable scrape-targets annotation is a warning naming the pod; the pod is injected", () => {
+      const warnings: string[] = [];
+      const out = inject(injector, deployment({ annotations: { "prometheus.istio.io/scrape-targets": "9100,:/x" } }), {
+        onWarning: (w) => warnings.push(w),
+      });
+      assert.deepEqual(warnings, [
+        'shop/web: failed to parse prometheus.istio.io/scrape-targets annotation: empty port in scrape target ":/x"',
+      ]);
+      assert.equal(annotationsOf(out)["prometheus.io/port"], "15020");
+    });
+
+    test("a legacy prometheus.io/port Istio refuses is an InjectionError", () => {
+      for (const port of ["http-metrics", "015020", "99999"]) {
+        assert.throws(
+          () => inject(injector, deployment({ annotations: { "prometheus.io/port": port } })),
+          (e: unknown) =>
+            e instanceof InjectionError &&
+            /failed to process pod: invalid prometheus scrape configuration/.test(e.message),
+          port,
+        );
+      }
+    });
+
+    test("ENVOY_SECURE_MERGED_METRICS_PORT from proxyMetadata is published as prometheus.istio.io/secure-port", () => {
+      const out = inject(
+        injector,
+        deployment({
+          annotations: { "proxy.istio.io/config": "proxyMetadata:\n  ENVOY_SECURE_MERGED_METRICS_PORT: '15092'\n" },
+        }),
+      );
+      assert.equal(annotationsOf(out)["prometheus.istio.io/secure-port"], "15092");
+    });
+  });
+
   test("a user-written istio-proxy overrides the template; image auto keeps the injected image", () => {
     const out = inject(
       injector,
@@ -97,7 +176,9 @@ describe("inject", () => {
   test("an unknown template is named in the error", () => {
     assert.throws(
       () => inject(injector, deployment({ annotations: { "inject.istio.io/templates": "nope" } })),
-      (e: unknown) => e instanceof Error && /requested template "nope" not found; have sidecar/.test(e.message),
+      (e: unknown) =>
+        e instanceof Error &&
+        /failed to run injection template: requested template "nope" not found; have sidecar/.test(e.message),
     );
   });
 

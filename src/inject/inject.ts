@@ -12,14 +12,13 @@ import { type GoValue, type HostLookup, hostWithLookup, type Template, TemplateE
 import { validateAnnotations } from "./annotations.js";
 import { type InjectionValues, valueAt } from "./config.js";
 import { templateData } from "./data.js";
-import { injectedImage } from "./images.js";
+import { type ImageExtensions, proxyImage, proxyInitImage } from "./images.js";
 import { applyOverlayObject, readOverlay, templatePodOf } from "./overlay.js";
 import { moveProxy, reapplyUserContainers, reinsertOverrides, stripPreviousInjection } from "./overrides.js";
 import { clone, findContainer, type Pod, type PodLike, PROXY_CONTAINER } from "./pod.js";
 import { applyMetadata, overwriteClusterInfo, reorderContainers } from "./postprocess.js";
 import { rewriteAppProbes } from "./probes.js";
-import { applyPrometheusMerge } from "./prometheus-merge.js";
-import { ScrapeTargetError } from "./scrape-targets.js";
+import { applyPrometheusMerge, applySecurePrometheusAnnotation, PrometheusMergeError } from "./prometheus-merge.js";
 
 /** Injection failed for this pod; the message says why (and is what the webhook answers). */
 export class InjectionError extends Error {
@@ -38,7 +37,12 @@ export interface InjectorSettings {
    * absent: the templates' own host (the library's knows no names).
    */
   lookupHost?: HostLookup;
+  /** What meshinject does beyond Istio, when asked (all off by default; docs/istio-parity.md "Extensions"). */
+  extensions?: InjectorExtensions;
 }
+
+/** The injector's extensions over Istio, each off unless set. */
+export type InjectorExtensions = ImageExtensions;
 
 /** One pod's injection request. */
 export interface PodInjection {
@@ -71,6 +75,8 @@ export interface PodInjection {
 }
 
 const TEMPLATES_ANNOTATION = "inject.istio.io/templates";
+/** How Istio's injectPod (webhook.go) wraps what RunTemplate refuses. */
+const RUN_TEMPLATE_FAILED = "failed to run injection template";
 const NATIVE_ANNOTATION = "sidecar.istio.io/nativeSidecar";
 const NETWORK_LABEL = "topology.istio.io/network";
 
@@ -151,23 +157,36 @@ function render(name: string, template: Template, data: GoValue, lookupHost: Hos
   try {
     return template.execute(data, lookupHost === undefined ? template.host : hostWithLookup(template.host, lookupHost));
   } catch (e) {
-    if (e instanceof TemplateError) throw new InjectionError(`template ${JSON.stringify(name)}: ${e.message}`);
+    if (e instanceof TemplateError) {
+      throw new InjectionError(`${RUN_TEMPLATE_FAILED}: template ${JSON.stringify(name)}: ${e.message}`);
+    }
     throw e;
   }
 }
 
-/** A DNS policy other than ClusterFirst may keep the proxy from resolving istiod: said, not refused. */
-function checkPreconditions(pod: Pod, warn: ((message: string) => void) | undefined): void {
-  const dnsPolicy = (pod.spec as { dnsPolicy?: unknown }).dnsPolicy;
-  if (warn === undefined || typeof dnsPolicy !== "string" || dnsPolicy === "" || dnsPolicy === "ClusterFirst") return;
+/** `namespace/name` of a pod for messages, the name as Istio's potentialPodName gives it. */
+function podLabel(pod: Pod): string {
   const { namespace, name, generateName } = pod.metadata as {
     namespace?: string;
     name?: string;
     generateName?: string;
   };
   const podName = name || (generateName ? `${generateName}***** (actual name not yet known)` : "");
+  return `${namespace ?? ""}/${podName}`;
+}
+
+/** The workload for messages: `namespace/name` of the pod, else of the workload it is the template of. */
+function workloadLabel(req: PodInjection): string {
+  const { namespace, name } = req.pod.metadata as { namespace?: string; name?: string };
+  return `${namespace || req.deployMeta.namespace}/${name || req.deployMeta.name}`;
+}
+
+/** A DNS policy other than ClusterFirst may keep the proxy from resolving istiod: said, not refused. */
+function checkPreconditions(pod: Pod, warn: ((message: string) => void) | undefined): void {
+  const dnsPolicy = (pod.spec as { dnsPolicy?: unknown }).dnsPolicy;
+  if (warn === undefined || typeof dnsPolicy !== "string" || dnsPolicy === "" || dnsPolicy === "ClusterFirst") return;
   warn(
-    `${JSON.stringify(`${namespace ?? ""}/${podName}`)}'s DNSPolicy is not "ClusterFirst". ` +
+    `${JSON.stringify(podLabel(pod))}'s DNSPolicy is not "ClusterFirst". ` +
       "The Envoy sidecar may not able to connect to Istio Pilot\n",
   );
 }
@@ -180,7 +199,7 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   try {
     validateAnnotations(annotations);
   } catch (e) {
-    throw new InjectionError((e as Error).message);
+    throw new InjectionError(`${RUN_TEMPLATE_FAILED}: ${(e as Error).message}`);
   }
   checkPreconditions(original, req.warn);
   const values = settings.values.json;
@@ -203,8 +222,8 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
     values: settings.values.go,
     revision: req.revision,
     nativeSidecars: req.nativeSidecar,
-    proxyImage: injectedImage(values, "proxy", imageType, strippedAnnotations),
-    proxyInitImage: injectedImage(values, "proxy_init", imageType, strippedAnnotations),
+    proxyImage: proxyImage(values, imageType, strippedAnnotations, settings.extensions),
+    proxyInitImage: proxyInitImage(values, strippedAnnotations, settings.extensions),
     proxyUID: req.proxyUID,
     proxyGID: req.proxyGID,
     inboundTrafficPolicyMode: inboundTrafficPolicyMode(req.meshConfig),
@@ -222,8 +241,10 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
   for (const name of selectTemplates(req)) {
     const template = settings.templates.get(name);
     if (template === undefined) {
-      const known = [...settings.templates.keys()].join(", ") || "none";
-      throw new InjectionError(`requested template ${JSON.stringify(name)} not found; have ${known}`);
+      const known = [...settings.templates.keys()].join(", ");
+      throw new InjectionError(
+        `${RUN_TEMPLATE_FAILED}: requested template ${JSON.stringify(name)} not found; have ${known}`,
+      );
     }
     const overlay = readOverlay(render(name, template, data, settings.lookupHost), name);
     templatePod =
@@ -238,14 +259,9 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
       findContainer(PROXY_CONTAINER, merged.spec.containers) !== undefined
     ) {
       merged = moveProxy(merged, "containers", "initContainers");
-    } else if (
-      findContainer(PROXY_CONTAINER, templatePod.spec.containers) !== undefined &&
-      findContainer(PROXY_CONTAINER, merged.spec.initContainers) !== undefined
-    ) {
-      // Not in Istio (which only moves the other way): re-injecting a native sidecar without the
-      // setting would otherwise leave two istio-proxy containers.
-      merged = moveProxy(merged, "initContainers", "containers");
     }
+    // Never the other way (as in Istio): a later template adding `containers: [istio-proxy]` beside a
+    // native proxy (Istio's `spire`) gets both, and so does re-injecting a native sidecar without it.
     merged = applyOverlayObject(mergedOwn ? merged : clone(merged), overlay, name, true);
     mergedOwn = true;
   }
@@ -255,11 +271,14 @@ export function injectPod(settings: InjectorSettings, request: PodInjection): Po
 
   overwriteClusterInfo(merged, proxyEnvs);
   try {
-    applyPrometheusMerge(merged, statusPort, req.meshConfig.enablePrometheusMerge);
+    applyPrometheusMerge(merged, statusPort, req.meshConfig.enablePrometheusMerge, (message) =>
+      req.warn?.(`${workloadLabel(req)}: ${message}`),
+    );
   } catch (e) {
-    if (e instanceof ScrapeTargetError) throw new InjectionError(e.message);
+    if (e instanceof PrometheusMergeError) throw new InjectionError(`failed to process pod: ${e.message}`);
     throw e;
   }
+  applySecurePrometheusAnnotation(merged);
   const rewriteDefault = valueAt(values, "sidecarInjectorWebhook.rewriteAppHTTPProbe");
   rewriteAppProbes(merged, statusPort, rewriteDefault === true);
   applyMetadata(merged, templatePod, req.revision, proxyEnvs, req.injectedAnnotations);

@@ -20,7 +20,7 @@ import { builtInConfigDocument } from "./built-in-config.js";
 import { ConfigError, type InjectorConfig, parseInjectorConfig, parseValues } from "./config.js";
 import { isBuiltInTemplate } from "./defaults.js";
 import { type EnvLookup, injectionFuncs } from "./funcs.js";
-import type { InjectorSettings } from "./inject.js";
+import type { InjectorExtensions, InjectorSettings } from "./inject.js";
 
 /** The last text {@link lookedAtYaml} read, and its document or the error reading it. */
 let lastLook: { text: string; doc: unknown; failed: boolean } | undefined;
@@ -102,6 +102,8 @@ export interface InjectorEnvironment {
   env?: EnvLookup;
   /** `COMPLIANCE_POLICY`, e.g. `fips-140-3`. */
   compliancePolicy?: string;
+  /** meshinject's extensions over Istio (off unless set; docs/istio-parity.md "Extensions"). */
+  extensions?: InjectorExtensions;
 }
 
 /**
@@ -246,6 +248,7 @@ export function loadInjector(sources: InjectorSources, environment: InjectorEnvi
       templates: compileTemplates(config, env, names.config),
       values,
       compliancePolicy: environment.compliancePolicy ?? "",
+      ...(environment.extensions !== undefined ? { extensions: environment.extensions } : {}),
     },
   };
 }

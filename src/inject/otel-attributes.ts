@@ -5,18 +5,20 @@
  * OTEL_SEMANTIC_CONVENTIONS`. Each attribute follows the OpenTelemetry Kubernetes conventions
  * (semconv non-normative k8s-attributes, "service attributes"), first value found wins:
  *
- * - `service.namespace`: annotation `resource.opentelemetry.io/service.namespace`, else the namespace;
+ * - `service.namespace`: annotation `resource.opentelemetry.io/service.namespace`, else the namespace
+ *   (left out when the namespace is empty);
  * - `service.version`: annotation `resource.opentelemetry.io/service.version`, else label
  *   `app.kubernetes.io/version`, else (a pod with a single container) that container's image
  *   `<tag>@<digest>`, `<digest>` or `<tag>`;
- * - `service.instance.id`: annotation `resource.opentelemetry.io/service.instance.id`, else
- *   `<namespace>.<pod name>.istio-proxy`. The pod's name is not known when the pod is injected (a
- *   Deployment's pods get theirs from the API server), so it is the `$(POD_NAME)` reference, which
- *   Kubernetes expands from the POD_NAME env the proxy declares before this one. A manifest given to
- *   kube-inject without a namespace likewise gets `$(POD_NAMESPACE)` for the namespace.
+ * - `service.instance.id`: annotation `resource.opentelemetry.io/service.instance.id`, else (a pod
+ *   with containers) `<namespace>.<pod name>.<first container's name>`. The pod's name is not known
+ *   when the pod is injected (a Deployment's pods get theirs from the API server), so it is the
+ *   `$(POD_NAME)` reference, which Kubernetes expands from the POD_NAME env the proxy declares
+ *   before this one. The namespace is written as given, even when empty.
  *
  * `service.name` is not here: Istio computes it when it pushes the tracing config, not at injection.
  * Without such a provider the result is empty and the template adds no env.
+ * Istio: pkg/kube/inject/template.go otelResourceAttributes, parseImageTagDigest.
  */
 
 import { viewedMessage } from "../mesh/view.js";
@@ -49,17 +51,17 @@ export function wantsServiceAttributes(meshConfig: unknown): boolean {
 }
 
 /**
- * The version an image reference names (distribution's reference grammar): `<tag>@<digest>` when
- * both are there, else the digest, else the tag; "" for a bare name.
+ * The version an image reference names: `<tag>@<digest>` when both are there, else the digest, else
+ * the tag; "" for a bare name. The digest is what follows the first `@`; the tag what follows the
+ * last `:` when that comes after the last `/` (a registry's `host:port/` has one before a slash).
  */
 export function imageVersion(image: string): string {
   const at = image.indexOf("@");
   const digest = at === -1 ? "" : image.slice(at + 1);
   const name = at === -1 ? image : image.slice(0, at);
-  // A tag follows the last colon of the last path component (a registry's `host:port/` has one before a slash).
   const lastSlash = name.lastIndexOf("/");
-  const colon = name.indexOf(":", lastSlash + 1);
-  const tag = colon === -1 ? "" : name.slice(colon + 1);
+  const lastColon = name.lastIndexOf(":");
+  const tag = lastColon > lastSlash ? name.slice(lastColon + 1) : "";
   if (tag !== "" && digest !== "") return `${tag}@${digest}`;
   return digest !== "" ? digest : tag;
 }
@@ -68,26 +70,25 @@ export interface ServiceAttributeInputs {
   annotations: Record<string, string>;
   labels: Record<string, string>;
   namespace: string;
-  /** The images of the pod's containers, in order. */
-  containerImages: string[];
+  /** The pod's containers (name and image), in order. */
+  containers: Array<{ name: string; image: string }>;
 }
 
 /** The `key=value,...` text for OTEL_RESOURCE_ATTRIBUTES (attributes with no value are left out). */
 export function serviceAttributes(inputs: ServiceAttributeInputs): string {
-  const { annotations, labels, containerImages } = inputs;
-  // kube-inject of a manifest without a namespace: the pod's own namespace, expanded by Kubernetes.
-  const namespace = inputs.namespace || "$(POD_NAMESPACE)";
+  const { annotations, labels, namespace, containers } = inputs;
   const annotation = (attr: string) => annotations[ANNOTATION_PREFIX + attr] ?? "";
-  const single = containerImages.length === 1 ? imageVersion(containerImages[0] ?? "") : "";
-  const attrs: Array<[string, string]> = [
-    ["service.namespace", annotation("service.namespace") || namespace],
-    ["service.version", annotation("service.version") || labels[VERSION_LABEL] || single],
-    ["service.instance.id", annotation("service.instance.id") || `${namespace}.$(POD_NAME).istio-proxy`],
-  ];
-  return attrs
-    .filter(([, v]) => v !== "")
-    .map(([k, v]) => `${k}=${v}`)
-    .join(",");
+  const attrs: string[] = [];
+  const ns = annotation("service.namespace") || namespace;
+  if (ns !== "") attrs.push(`service.namespace=${ns}`);
+  const single = containers.length === 1 ? imageVersion(containers[0]?.image ?? "") : "";
+  const version = annotation("service.version") || labels[VERSION_LABEL] || single;
+  if (version !== "") attrs.push(`service.version=${version}`);
+  const first = containers[0];
+  const instance = annotation("service.instance.id");
+  if (instance !== "") attrs.push(`service.instance.id=${instance}`);
+  else if (first !== undefined) attrs.push(`service.instance.id=${namespace}.$(POD_NAME).${first.name}`);
+  return attrs.join(",");
 }
 
 function stringMap(v: GoValue): Record<string, string> {
@@ -96,9 +97,9 @@ function stringMap(v: GoValue): Record<string, string> {
     : (v as Record<string, string>);
 }
 
-function imageOf(c: GoValue): string {
-  if (isGoObject(c)) return String(c.goField("Image") ?? "");
-  if (isRecord(c)) return String(c.Image ?? c.image ?? "");
+function field(c: GoValue, goName: string, jsonName: string): string {
+  if (isGoObject(c)) return String(c.goField(goName) ?? "");
+  if (isRecord(c)) return String(c[goName] ?? c[jsonName] ?? "");
   return "";
 }
 
@@ -116,6 +117,8 @@ export function otelResourceAttributes(
     annotations: stringMap(annotations),
     labels: stringMap(labels),
     namespace: typeof namespace === "string" ? namespace : "",
-    containerImages: Array.isArray(containers) ? containers.map(imageOf) : [],
+    containers: Array.isArray(containers)
+      ? containers.map((c) => ({ name: field(c, "Name", "name"), image: field(c, "Image", "image") }))
+      : [],
   });
 }

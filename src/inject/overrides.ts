@@ -12,6 +12,7 @@ import { applyContainer, applyInitContainer } from "./overlay.js";
 import {
   type Container,
   clone,
+  decodeInjectionStatus,
   findContainer,
   findPodContainer,
   goJSON,
@@ -51,9 +52,12 @@ export function readOverrides(pod: Pod): ParsedOverrides {
     : { containers: [], initContainers: [] };
 }
 
-/** The pod without what a previous injection added (by its status annotation). */
+/**
+ * The pod without what a previous injection added (by its status annotation; a status that does
+ * not decode strips nothing). Istio: pkg/kube/inject/inject.go stripPod.
+ */
 export function stripPreviousInjection(pod: Pod, statusPort: number): Pod {
-  const status = parseInjectionStatus(pod);
+  const status = decodeInjectionStatus(pod);
   if (status === undefined) return pod;
   const out = clone(pod);
   for (const name of status.containers ?? []) out.spec.containers = placeContainer(out.spec.containers, name, "remove");
@@ -87,7 +91,11 @@ function overlayOf(match: Container): Container {
 }
 
 /**
- * Merges the user's versions of injected containers back over the injected pod.
+ * Merges the user's versions of injected containers back over the injected pod. A container the
+ * previous injection's status lists is skipped: on re-injection the template's fresh container wins
+ * (so env such as ISTIO_META_APP_CONTAINERS is computed anew); the recorded overrides reach the
+ * templates through {@link reinsertOverrides} only. Istio: pkg/kube/inject/webhook.go
+ * reapplyOverwrittenContainers.
  * @param finalPod the typed pod after the templates were merged in (given up: it is merged into in place)
  * @param originalPod the pod as received
  * @param templatePod what the templates alone produced
@@ -100,13 +108,7 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
   const recorded: ParsedOverrides = { containers: [], initContainers: [] };
   let pod = finalPod;
   for (const c of templatePod.spec.containers ?? []) {
-    // On re-injection the template's fresh container wins over what the last injection left, and the
-    // user's settings recorded then go back on top, so that injecting again changes nothing.
-    if (status?.containers?.includes(c.name)) {
-      const recordedOverride = findContainer(c.name, existing.containers);
-      if (recordedOverride !== undefined) pod = applyContainer(pod, overlayOf(recordedOverride), true);
-      continue;
-    }
+    if (status?.containers?.includes(c.name)) continue;
     const match = findContainer(c.name, existing.containers) ?? findContainer(c.name, originalPod.spec.containers);
     if (match === undefined) continue;
     const overlay = overlayOf(match);
@@ -114,11 +116,7 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
     pod = applyContainer(pod, overlay, true);
   }
   for (const c of templatePod.spec.initContainers ?? []) {
-    if (status?.initContainers?.includes(c.name)) {
-      const recordedOverride = findContainer(c.name, existing.initContainers);
-      if (recordedOverride !== undefined) pod = applyInitContainer(pod, overlayOf(recordedOverride), true);
-      continue;
-    }
+    if (status?.initContainers?.includes(c.name)) continue;
     const match = findContainer(c.name, existing.initContainers) ?? findPodContainer(c.name, originalPod);
     if (match === undefined) continue;
     const overlay = overlayOf(match);
@@ -133,12 +131,8 @@ export function reapplyUserContainers(finalPod: Pod, originalPod: Pod, templateP
     pod.metadata.annotations ??= {};
     pod.metadata.annotations[OVERRIDES_ANNOTATION] = goJSON(value);
   }
-  // The user's own proxy: as recorded by an earlier injection, else as written in the pod.
-  const userProxy =
-    findContainer(PROXY_CONTAINER, existing.containers) ??
-    findContainer(PROXY_CONTAINER, existing.initContainers) ??
-    findPodContainer(PROXY_CONTAINER, originalPod);
-  adjustInitContainerUser(pod, userProxy, tproxy);
+  // The pod's own istio-proxy as received (on re-injection, the one the last injection left).
+  adjustInitContainerUser(pod, findPodContainer(PROXY_CONTAINER, originalPod), tproxy);
   return pod;
 }
 
@@ -182,10 +176,8 @@ export type ContainerList = "containers" | "initContainers";
 
 /**
  * Moves istio-proxy from one container list of the pod to the end of the other (no change when it
- * is not in `from`). When the proxy becomes a native sidecar, a user-written istio-proxy moves from
- * containers to init containers (as Istio does); the way back (not in Istio) serves re-injection
- * without the native-sidecar setting of a pod injected with it, which would otherwise get two
- * istio-proxy containers (Kubernetes rejects a name used twice).
+ * is not in `from`): when the proxy becomes a native sidecar, a user-written istio-proxy moves from
+ * containers to init containers. Istio: pkg/kube/inject/webhook.go moveContainer.
  */
 export function moveProxy(pod: Pod, from: ContainerList, to: ContainerList): Pod {
   const proxy = findContainer(PROXY_CONTAINER, pod.spec[from]);

@@ -109,27 +109,66 @@ export function hasInjectionStatus(pod: PodLike): boolean {
 const stringList = (v: unknown): string[] | null =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : null;
 
+/** The status annotation's JSON (`parsed` undefined when it is not JSON); undefined when the pod has none. */
+function statusJSON(pod: PodLike): { parsed: unknown } | undefined {
+  const text = (pod.metadata?.annotations as Record<string, string> | null | undefined)?.[STATUS_ANNOTATION];
+  if (text === undefined) return undefined;
+  try {
+    return { parsed: JSON.parse(text) as unknown };
+  } catch {
+    return { parsed: undefined };
+  }
+}
+
 /**
  * Reads a previous injection's status annotation: undefined when the pod has none. An annotation
  * that is not a JSON object reads as an empty status (the pod still counts as injected); lists that
  * are not lists read as null, and only their strings count.
  */
 export function parseInjectionStatus(pod: PodLike): InjectionStatus | undefined {
-  const text = (pod.metadata?.annotations as Record<string, string> | null | undefined)?.[STATUS_ANNOTATION];
-  if (text === undefined) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  const o = isRecord(parsed) ? parsed : {};
+  const status = statusJSON(pod);
+  if (status === undefined) return undefined;
+  const o = isRecord(status.parsed) ? status.parsed : {};
   return {
     initContainers: stringList(o.initContainers),
     containers: stringList(o.containers),
     volumes: stringList(o.volumes),
     imagePullSecrets: stringList(o.imagePullSecrets),
     revision: typeof o.revision === "string" ? o.revision : "",
+  };
+}
+
+/**
+ * The status annotation as Go's json.Unmarshal decodes it into SidecarInjectionStatus, for stripping
+ * a previous injection: undefined when the pod has none or it does not decode (not JSON, not an
+ * object or null, a list that is not a list of strings, a revision that is not a string), in which
+ * case Istio's stripPod leaves the pod as it is. Istio: pkg/kube/inject/inject.go injectionStatus.
+ */
+export function decodeInjectionStatus(pod: PodLike): InjectionStatus | undefined {
+  const status = statusJSON(pod);
+  if (status === undefined || status.parsed === undefined) return undefined;
+  const parsed = status.parsed === null ? {} : status.parsed;
+  if (!isRecord(parsed)) return undefined;
+  // Go matches struct fields to keys ignoring case; the last matching key wins.
+  const field = (name: string): unknown => {
+    let v: unknown;
+    for (const [k, x] of Object.entries(parsed as Record<string, unknown>)) if (k.toLowerCase() === name) v = x;
+    return v;
+  };
+  const list = (v: unknown): string[] | null | false =>
+    v === undefined || v === null ? null : Array.isArray(v) && v.every((x) => typeof x === "string") ? v : false;
+  const lists = ["initcontainers", "containers", "volumes", "imagepullsecrets"].map((n) => list(field(n)));
+  const revision = field("revision");
+  if (lists.includes(false) || (revision !== undefined && revision !== null && typeof revision !== "string")) {
+    return undefined;
+  }
+  const [initContainers, containers, volumes, imagePullSecrets] = lists as Array<string[] | null>;
+  return {
+    initContainers: initContainers ?? null,
+    containers: containers ?? null,
+    volumes: volumes ?? null,
+    imagePullSecrets: imagePullSecrets ?? null,
+    revision: typeof revision === "string" ? revision : "",
   };
 }
 

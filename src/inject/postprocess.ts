@@ -18,13 +18,6 @@ import {
 } from "./pod.js";
 
 const NETWORK_LABEL = "topology.istio.io/network";
-const INIT_CONTAINERS_BEFORE_PROXY = "sidecar.istio.io/init-containers-before-proxy";
-
-/** The names listed in the annotation (comma-separated, taken as written), each once, first mention first. */
-function initContainersBeforeProxy(value: string | undefined): string[] {
-  if (value === undefined || value === "") return [];
-  return [...new Set(value.split(","))];
-}
 
 /** Sets env from the webhook path (ISTIO_META_CLUSTER_ID, ISTIO_META_NETWORK) on the proxy: replaced, then sorted last. */
 export function overwriteClusterInfo(pod: Pod, proxyEnvs: Record<string, string>): void {
@@ -56,10 +49,10 @@ export function applyMetadata(
 /**
  * Container order. The proxy goes last among containers (so `kubectl exec` and logs default to the
  * app), or first when the app must wait for it. As a native sidecar (an init container) it starts
- * right after the traffic setup and before the app's init containers, so those are in the mesh
- * (except those named in `sidecar.istio.io/init-containers-before-proxy`, which go just before it).
+ * right after the traffic setup and before the app's init containers, so those are in the mesh.
  * Otherwise the validation container goes first (it blocks the app until the CNI set traffic up),
  * while `istio-init` goes last, so the app's init containers run before traffic is redirected.
+ * Istio: pkg/kube/inject/webhook.go reorderPod.
  */
 export function reorderContainers(pod: Pod, holdApplication: boolean): void {
   const spec = pod.spec;
@@ -68,9 +61,6 @@ export function reorderContainers(pod: Pod, holdApplication: boolean): void {
   if (findContainer(PROXY_CONTAINER, init) !== undefined) {
     init = placeContainer(init, CORE_DUMP_CONTAINER, "first");
     init = placeContainer(init, PROXY_CONTAINER, "first");
-    // Init containers the pod asks to run before the proxy, in the order given, after traffic setup.
-    const before = initContainersBeforeProxy(pod.metadata.annotations?.[INIT_CONTAINERS_BEFORE_PROXY]);
-    for (const name of [...before].reverse()) init = placeContainer(init, name, "first");
     init = placeContainer(init, VALIDATION_CONTAINER, "first");
     init = placeContainer(init, INIT_CONTAINER, "first");
   } else {

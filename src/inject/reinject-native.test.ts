@@ -1,6 +1,5 @@
-// Re-injection across a change of the native-sidecar setting: the pod keeps exactly one istio-proxy,
-// in the place the current setting asks for (an init container with restartPolicy Always, or a
-// regular container).
+// Re-injection across a change of the native-sidecar setting, as Istio's RunTemplate does it
+// (pkg/kube/inject/inject.go): a proxy moves into initContainers when it goes native, never back.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { readYaml } from "../go/yaml/read.js";
@@ -46,11 +45,13 @@ describe("re-injection after the native-sidecar setting changed", () => {
   const native = injectYaml(injector, DEPLOYMENT, { nativeSidecars: true });
   const regular = injectYaml(injector, DEPLOYMENT, { nativeSidecars: false });
 
-  it("native, then regular: one proxy, in containers", () => {
+  it("native, then regular: the old native proxy stays where it was, beside the new one (as Istio)", () => {
+    // The status annotation lists istio-proxy under initContainers; the template now writes it under
+    // containers, which Istio merges in without touching the init container.
     const again = placement(injectYaml(injector, native, { nativeSidecars: false }));
-    assert.equal(proxies(again), 1, JSON.stringify(again));
+    assert.equal(proxies(again), 2, JSON.stringify(again));
     assert.ok(again.containers.includes("istio-proxy"));
-    assert.deepEqual(again, placement(regular));
+    assert.ok(again.initContainers.includes("istio-proxy"));
   });
 
   it("regular, then native: one proxy, in initContainers", () => {
@@ -64,11 +65,37 @@ describe("re-injection after the native-sidecar setting changed", () => {
     assert.equal(injectYaml(injector, native, { nativeSidecars: true }), native);
     assert.equal(injectYaml(injector, regular, { nativeSidecars: false }), regular);
   });
+});
 
-  it("native, regular, native again gives the first output back", () => {
-    const back = injectYaml(injector, injectYaml(injector, native, { nativeSidecars: false }), {
-      nativeSidecars: true,
-    });
-    assert.equal(back, native);
+// Istio pkg/kube/inject/inject.go RunTemplate moves a user's istio-proxy from containers to
+// initContainers when the template made the proxy native, never back: its `spire` template (added
+// after `sidecar`, as in testdata/inject/spire-template.iop.yaml) writes `containers: [istio-proxy]`,
+// and Istio's output (sidecar-spire.yaml.injected) keeps the native proxy and gets a second one.
+describe("a template adding containers: [istio-proxy] after the proxy went native", () => {
+  const config = `policy: enabled
+templates:
+  sidecar: |
+    spec:
+      initContainers:
+      - name: istio-proxy
+        image: proxyv2
+        restartPolicy: Always
+  spire: |
+    spec:
+      containers:
+      - name: istio-proxy
+        volumeMounts:
+        - name: workload-socket
+          mountPath: /var/run/secrets/workload-spiffe-uds
+`;
+  it("keeps the native proxy and adds the container one", () => {
+    const spire = loadInjectorConfig({ config });
+    // As testdata/inject/sidecar-spire.yaml asks for them (kube-inject reads no defaultTemplates).
+    const annotated = DEPLOYMENT.replace(
+      "      labels: {app: web}\n",
+      '      labels: {app: web}\n      annotations: {"inject.istio.io/templates": "sidecar,spire"}\n',
+    );
+    const out = placement(injectYaml(spire, annotated, { nativeSidecars: true }));
+    assert.deepEqual(out, { containers: ["web", "istio-proxy"], initContainers: ["istio-proxy"] });
   });
 });

@@ -24,7 +24,12 @@ import {
 } from "./pod.js";
 import { APP_PROBERS_ENV, type EnvVar, type ProbeContainer, proberPaths } from "./probes.js";
 import { type AppProbers, decodeAppProbers, type Prober } from "./probes-json.js";
-import { AGENT_SCRAPE_PATH, PROMETHEUS_ANNOTATIONS, PROMETHEUS_ENV } from "./prometheus-merge.js";
+import {
+  AGENT_SCRAPE_PATH,
+  PROMETHEUS_ANNOTATIONS,
+  PROMETHEUS_ENV,
+  SCRAPE_TARGETS_ANNOTATION,
+} from "./prometheus-merge.js";
 
 /** The pod's injection cannot be undone safely; the message says what is in the way. */
 export class UninjectError extends Error {
@@ -133,7 +138,9 @@ function restoreContainerProbes(c: ProbeContainer, probers: AppProbers | undefin
 
 /**
  * Puts the app's own scrape annotations back: those recorded in the proxy's env when the merge
- * replaced them, else none when the three annotations are exactly what the merge writes.
+ * replaced them, else none when the three annotations are exactly what the merge writes. Recorded
+ * targets come back as `prometheus.istio.io/scrape-targets`; the legacy port and path the merge
+ * copied from the first target are not written back (injecting again derives them anew).
  */
 function restorePrometheus(annotations: Record<string, string>, recorded: string | undefined, statusPort: number) {
   if (recorded !== undefined) {
@@ -148,6 +155,18 @@ function restorePrometheus(annotations: Record<string, string>, recorded: string
       const v = scrape[key];
       if (typeof v === "string" && v !== "") annotations[annotation] = v;
       else delete annotations[annotation];
+    }
+    const targets = Array.isArray(scrape.targets) ? scrape.targets.filter(isRecord) : [];
+    const first = targets[0];
+    if (first !== undefined) {
+      annotations[SCRAPE_TARGETS_ANNOTATION] = targets.map((t) => `${String(t.port)}:${String(t.path)}`).join(",");
+      if (
+        annotations[PROMETHEUS_ANNOTATIONS.port] === first.port &&
+        annotations[PROMETHEUS_ANNOTATIONS.path] === first.path
+      ) {
+        delete annotations[PROMETHEUS_ANNOTATIONS.port];
+        delete annotations[PROMETHEUS_ANNOTATIONS.path];
+      }
     }
     return;
   }

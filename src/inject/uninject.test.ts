@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { readYaml } from "../go/yaml/read.js";
-import { loadInjectorConfig } from "../index.js";
+import { inject, loadInjectorConfig, uninject } from "../index.js";
 import { marshalTyped } from "../kube/typed.js";
 import { DocumentError, injectObject, type KubeInjectOptions, kubeInject } from "./kube-inject.js";
 import { kubeUninject, UninjectError, uninjectObject } from "./uninject.js";
@@ -372,7 +372,9 @@ const podTemplate = fc
     // Annotation values must be valid for the annotation (injection refuses the others).
     const a = (pod.metadata.annotations ?? {}) as Record<string, string>;
     const cpu = a["sidecar.istio.io/proxyCPU"];
-    return cpu === undefined || cpu === "100m";
+    // Istio's applyPrometheusMerge refuses a prometheus.io/port that is not a port (when it merges).
+    const port = a["prometheus.io/port"];
+    return (cpu === undefined || cpu === "100m") && (port === undefined || port === "9090");
   });
 const workload = fc
   .tuple(podTemplate, fc.constantFrom("Deployment", "Pod", "StatefulSet", "Job"), fc.boolean())
@@ -416,4 +418,17 @@ test("uninject(inject(x)) is x for generated workloads (fast-check, seed 15)", (
     }),
     { seed: 15, numRuns: 150 },
   );
+});
+
+test("uninject gives back the prometheus.istio.io/scrape-targets annotation the merge cleared", () => {
+  const injector = loadInjectorConfig();
+  const annotations = { "prometheus.istio.io/scrape-targets": "9100:/m,9200:/metrics" };
+  const pod = {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "metrics", namespace: "shop", annotations },
+    spec: { containers: [{ name: "app", image: "app" }] },
+  };
+  const back = uninject(injector, inject(injector, pod));
+  assert.deepEqual(back.metadata.annotations, annotations);
 });

@@ -72,6 +72,32 @@ export function documentDiffs(name: string, input: string, output: string, conte
   return out;
 }
 
+/**
+ * The unified diff of two YAML texts of one object ("" when they are the same), headed by `label`
+ * (`Pod shop/web-1`) with each side's description (`running`, `injected now`).
+ */
+export function objectDiff(
+  label: string,
+  before: string,
+  after: string,
+  beforeName: string,
+  afterName: string,
+): string {
+  if (before === after) return "";
+  return createTwoFilesPatch(
+    `${label} (${beforeName})`,
+    `${label} (${afterName})`,
+    before,
+    after,
+    undefined,
+    undefined,
+    {
+      context: 3,
+      headerOptions: { includeIndex: false, includeUnderline: false, includeFileHeaders: true },
+    },
+  );
+}
+
 /** ANSI colours for a terminal: removed lines red, added green, hunk headers cyan, file headers bold. */
 export function colourDiff(diff: string): string {
   return diff

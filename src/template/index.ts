@@ -20,6 +20,7 @@ export {
   goFunc,
   intsFromWholeNumbers,
   isGoObject,
+  isMap,
   newMap,
   type ParamType,
   TypedNil,

@@ -376,3 +376,78 @@ describe("potentialPodName", () => {
     assert.equal(potentialPodName({}), "");
   });
 });
+
+// Istio pkg/kube/inject/inject_test.go TestMultipleInjectionTemplates and TestStrategicMerge,
+// through the webhook (their runWebhook): templates chosen by annotation or alias, and strategic
+// merge directives in a template.
+describe("Istio's TestMultipleInjectionTemplates and TestStrategicMerge", () => {
+  const injected = (config: string, object: Json) => {
+    const injector = loadInjector({ config, values: "{}", mesh: defaultConfigFiles().mesh });
+    const result = reviewBody(admissionReview(object), "/inject", { injector, revision: "", nativeSidecars: "off" });
+    return applyPatch(marshalTyped(object, "Pod"), patchOf(result)) as {
+      metadata: { labels?: Record<string, string>; annotations: Record<string, string> };
+      spec: { containers: Json[]; initContainers?: Json[] };
+    };
+  };
+  const hello = (annotations: Record<string, string>, labels?: Record<string, string>): Json => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "hello", annotations, ...(labels ? { labels } : {}) },
+    spec: { containers: [{ name: "hello", image: "fake.docker.io/google-samples/hello-go-gke:1.0" }] },
+  });
+  const containers = (list: Json[] | undefined) => (list ?? []).map((c) => ({ name: c.name, image: c.image }));
+
+  const multiple = JSON.stringify({
+    policy: "enabled",
+    aliases: { both: ["sidecar", "init"] },
+    templates: {
+      sidecar: "\nspec:\n  containers:\n  - name: istio-proxy\n    image: proxy\n",
+      init: "\nspec:\n initContainers:\n - name: istio-init\n   image: proxy\n",
+    },
+  });
+  for (const templates of ["sidecar,init", "both"]) {
+    it(`TestMultipleInjectionTemplates: inject.istio.io/templates: ${templates}`, () => {
+      const out = injected(multiple, hello({ "inject.istio.io/templates": templates }));
+      assert.deepEqual(containers(out.spec.initContainers), [{ name: "istio-init", image: "proxy" }]);
+      assert.deepEqual(containers(out.spec.containers), [
+        { name: "hello", image: "fake.docker.io/google-samples/hello-go-gke:1.0" },
+        { name: "istio-proxy", image: "proxy" },
+      ]);
+      assert.equal(out.metadata.annotations["inject.istio.io/templates"], templates);
+      const status = JSON.parse(out.metadata.annotations["sidecar.istio.io/status"] as string);
+      assert.deepEqual([status.initContainers, status.containers], [["istio-init"], ["istio-proxy"]]);
+    });
+  }
+
+  it("TestStrategicMerge: $patch: replace in the template replaces the pod's labels", () => {
+    const template =
+      "\nmetadata:\n  labels:\n    $patch: replace\n    foo: bar\nspec:\n  containers:\n  - name: injected\n" +
+      '    image: "fake.docker.io/google-samples/hello-go-gke:1.1"\n';
+    const out = injected(
+      JSON.stringify({ policy: "enabled", templates: { sidecar: template } }),
+      hello({}, { key: "value" }),
+    );
+    assert.deepEqual(out.metadata.labels, { foo: "bar" });
+    assert.deepEqual(containers(out.spec.containers), [
+      { name: "injected", image: "fake.docker.io/google-samples/hello-go-gke:1.1" },
+      { name: "hello", image: "fake.docker.io/google-samples/hello-go-gke:1.0" },
+    ]);
+  });
+});
+
+// Istio pkg/kube/inject/webhook.go checkPreconditions and getPrometheusScrapeConfiguration log
+// warnings while injecting; the webhook hands them to its log with the pod.
+describe("warnings while injecting", () => {
+  it("are returned with the injected pod, for the log", () => {
+    const object = pod({
+      metadata: { annotations: { "prometheus.istio.io/scrape-targets": ":/x" } },
+      spec: { dnsPolicy: "Default" },
+    });
+    const result = reviewBody(admissionReview(object), "/inject", state);
+    assert.deepEqual(result.outcome, { kind: "injected" });
+    assert.deepEqual(result.warnings, [
+      '"default/web"\'s DNSPolicy is not "ClusterFirst". The Envoy sidecar may not able to connect to Istio Pilot',
+      'default/web: failed to parse prometheus.istio.io/scrape-targets annotation: empty port in scrape target ":/x"',
+    ]);
+  });
+});

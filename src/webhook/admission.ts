@@ -128,7 +128,8 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
   try {
     const { config, settings, meshConfig } = state.injector;
     const decision = injectionDecision(original, config);
-    const warnings = decision.warnings.length > 0 ? { warnings: decision.warnings } : {};
+    const logged = [...decision.warnings];
+    const warnings = logged.length > 0 ? { warnings: logged } : {};
     if (!decision.inject) {
       return {
         response: reviewEnvelope(apiVersion, { uid, allowed: true }),
@@ -161,6 +162,8 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
       nativeSidecar: nativeSidecarsEnabled(state),
       proxyUID: ids.uid,
       proxyGID: ids.gid,
+      // What Istio logs while injecting (a DNS policy, an unparsable scrape-targets annotation).
+      warn: (message) => logged.push(message.trimEnd()),
     });
     const patch = createPatch(original, marshalTyped(injected, "Pod"));
     // The API server applies the patch to the object it sent, not to our typed reading of it
@@ -179,7 +182,7 @@ export function review(request: PodRequest, path: string, state: WebhookState): 
       }),
       outcome: { kind: "injected" },
       pod,
-      ...warnings,
+      ...(logged.length > 0 ? { warnings: logged } : {}),
     };
   } catch (e) {
     // One line (Go's "1 error occurred:\n\t* ..." list joined): kubectl shows it after "denied the request:".

@@ -7,7 +7,7 @@
  * pilot-agent whitelists them, and take the next argument as their value unless it starts with `-`.
  */
 import { parseBool, parseInt64 } from "../../go/strconv.js";
-import { CommandLineError, type FlagSyntax, readCommandLine } from "../command-line.js";
+import { CommandLineError, type FlagSyntax, HelpRequested, readCommandLine } from "../command-line.js";
 import { LOGGING_FLAGS, PILOT_AGENT, programName } from "../pilot-agent.js";
 import { BootstrapError } from "./errors.js";
 
@@ -73,6 +73,16 @@ export function parseGoInt(s: string): bigint | undefined {
 /** Go's int32(x) conversion: the low 32 bits, signed. */
 export function toInt32(n: bigint | number): number {
   return Number(BigInt.asIntN(32, BigInt(n)));
+}
+
+/** Whether `pilot-agent proxy` would print its help for `args` (cobra reads `-h` / `--help` before anything else). */
+export function asksForHelp(args: readonly string[]): boolean {
+  try {
+    readCommandLine(args, AGENT_FLAGS, PILOT_AGENT, () => {}, { allowUnknown: true });
+    return false;
+  } catch (e) {
+    return e instanceof HelpRequested;
+  }
 }
 
 /**

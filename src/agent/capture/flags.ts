@@ -47,6 +47,12 @@ export class CaptureFlagError extends Error {
 export interface CaptureArgsOptions {
   /** The container's environment (name → value); none by default. */
   env?: Readonly<Record<string, string>>;
+  /**
+   * The uid of a user name where the command runs (Go's user.Lookup), for an empty proxy uid:
+   * the command takes ENVOY_USER's (default `istio-proxy`) and 1337 when there is no such user.
+   * Without it (a pod read from outside), the proxy uid is 1337.
+   */
+  lookupUid?: (user: string) => string | undefined;
 }
 
 export interface ParsedCaptureArgs {
@@ -120,7 +126,9 @@ export function parseCaptureArgs(args: readonly string[], options: CaptureArgsOp
     config[field] = given ? (env[variable] as string) : fallback;
     if (given) fromEnv[field] = variable;
   }
-  if (config.ProxyUID === "") config.ProxyUID = DEFAULT_PROXY_UID;
+  if (config.ProxyUID === "") {
+    config.ProxyUID = options.lookupUid?.(env.ENVOY_USER ?? "istio-proxy") ?? DEFAULT_PROXY_UID;
+  }
   if (config.ProxyGID === "") config.ProxyGID = config.ProxyUID;
   return { config, positional, ignored, fromEnv };
 }

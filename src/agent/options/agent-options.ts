@@ -29,7 +29,7 @@ import { AGENT_ISTIO_VERSION } from "../version.js";
 import type { XdsProxyOptions } from "../xds/proxy.js";
 import { dnsProxyOptionsFromEnv } from "./dns.js";
 import { envReader } from "./env.js";
-import { hostIPs, interfaceAddresses, readAgentFiles, readIfPresent, underRoot } from "./files.js";
+import { AgentFileError, hostIPs, interfaceAddresses, readAgentFiles, readIfPresent, underRoot } from "./files.js";
 import { sdsOptionsFromEnv } from "./sds.js";
 import { type StatusSlice, statusSlice } from "./status.js";
 import { xdsProxyOptions } from "./xds.js";
@@ -82,6 +82,7 @@ export interface AgentOptions {
 export function isAgentStartError(e: unknown): e is Error {
   return (
     e instanceof AgentConfigError ||
+    e instanceof AgentFileError ||
     e instanceof BootstrapError ||
     e instanceof BootstrapOptionError ||
     e instanceof BootstrapTemplateError ||

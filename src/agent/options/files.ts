@@ -14,12 +14,17 @@ export function underRoot(root: string, path: string): string {
   return join(root, isAbsolute(path) ? path.slice(1) : path);
 }
 
+/** A file the agent reads that exists but cannot be read (a folder in its place, no permission). */
+export class AgentFileError extends Error {
+  override name = "AgentFileError";
+}
+
 async function readIfPresent(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new Error(`cannot read ${path}: ${(e as Error).message}`);
+    throw new AgentFileError(`cannot read ${path}: ${(e as Error).message}`);
   }
 }
 

@@ -4,13 +4,16 @@
  */
 
 import { atoi } from "../../go/strconv.js";
+import {
+  istioReservedPortReason,
+  parseScrapeTargets as parseTargets,
+  type ScrapeTarget,
+} from "../../inject/scrape-targets.js";
 
 export const PROMETHEUS_ANNOTATIONS_ENV = "ISTIO_PROMETHEUS_ANNOTATIONS";
 
-export interface ScrapeTarget {
-  port: string;
-  path: string;
-}
+export type { ScrapeTarget } from "../../inject/scrape-targets.js";
+export { istioReservedPortReason };
 
 export interface ScrapeConfig {
   scrape: string;
@@ -24,39 +27,9 @@ export interface ScrapeConfig {
 const DEFAULT_PATH = "/metrics";
 const DEFAULT_PORT = "80";
 
-/** Ports the agent and Envoy own in the pod, by the text the agent compares; with why. */
-const RESERVED_PORTS: Record<string, string> = {
-  "15000": "Envoy admin port",
-  "15001": "Envoy outbound capture port",
-  "15004": "agent debug port",
-  "15006": "Envoy inbound capture port",
-  "15008": "HBONE tunnel port",
-  "15020": "agent status port (merged metrics, probes)",
-  "15021": "health check port",
-  "15053": "DNS proxy port",
-  "15090": "Envoy Prometheus port",
-};
-
-/** Why a port is Istio's own ("" when it is not); the port text is compared as is. */
-export function istioReservedPortReason(port: string): string {
-  return RESERVED_PORTS[port] ?? "";
-}
-
-/**
- * A comma list of `port[:path]` (entries trimmed, empty entries skipped, path defaults to /metrics);
- * `undefined` when there is no entry. An entry with an empty port is an error.
- */
+/** {@link parseTargets} (Istio's ParseScrapeTargets), `undefined` when there is no entry. */
 export function parseScrapeTargets(raw: string): ScrapeTarget[] | undefined {
-  const out: ScrapeTarget[] = [];
-  for (const part of raw.split(",")) {
-    const entry = part.trim();
-    if (entry === "") continue;
-    const colon = entry.indexOf(":");
-    const port = (colon < 0 ? entry : entry.slice(0, colon)).trim();
-    const path = colon < 0 ? "" : entry.slice(colon + 1).trim();
-    if (port === "") throw new Error(`invalid scrape target ${JSON.stringify(entry)}: empty port`);
-    out.push({ port, path: path === "" ? DEFAULT_PATH : path });
-  }
+  const out = parseTargets(raw);
   return out.length === 0 ? undefined : out;
 }
 

@@ -11,6 +11,11 @@
  *   POST /drain_listeners       records the drain, answers OK
  *   POST /quitquitquit          answers OK and exits 0
  * plus test controls: POST /fake/ready?value=true|false, POST /fake/connections?value=N.
+ * With FAKE_ENVOY_STATIC_LISTENERS=true it also serves the bootstrap's static listeners (15021's
+ * /healthz/ready, 15090's /stats/prometheus): each request whose path starts with a route's prefix
+ * goes to the first endpoint of the route's static cluster, as Envoy's router sends it; no route
+ * is a 404. Off by default, as those ports are fixed: only a test in a network namespace of its own
+ * turns it on.
  * Environment: FAKE_ENVOY_READY=true starts ready; FAKE_ENVOY_EXIT_AFTER_MS / FAKE_ENVOY_EXIT_CODE
  * make it exit by itself; FAKE_ENVOY_CONNECTIONS sets the active connections (the drain does not
  * close them: the test does, through /fake/connections). FAKE_ENVOY_PROBE lists endpoints
@@ -22,7 +27,7 @@
  * the agent passes through.
  */
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, request } from "node:http";
 import { connect } from "node:net";
 
 const argv = process.argv.slice(2);
@@ -184,6 +189,42 @@ server.on("error", (e) => {
   process.exit(1);
 });
 void probe("start").then(() => server.listen(port, host, () => say(`admin listening on ${host}:${port}`)));
+
+/** The bootstrap's static HTTP listeners, proxied to their routes' static clusters. */
+function serveStaticListeners() {
+  const endpointOf = (name) => {
+    const cluster = (bootstrap?.static_resources?.clusters ?? []).find((c) => c.name === name);
+    return cluster?.load_assignment?.endpoints?.[0]?.lb_endpoints?.[0]?.endpoint?.address?.socket_address;
+  };
+  for (const listener of bootstrap?.static_resources?.listeners ?? []) {
+    const at = listener.address?.socket_address;
+    const hcm = listener.filter_chains?.[0]?.filters?.find(
+      (f) => f.name === "envoy.filters.network.http_connection_manager",
+    );
+    const routes = (hcm?.typed_config?.route_config?.virtual_hosts ?? []).flatMap((vh) => vh.routes ?? []);
+    if (at === undefined || routes.length === 0) continue;
+    const proxy = createServer((req, res) => {
+      const route = routes.find((r) => (req.url ?? "/").startsWith(r.match?.prefix ?? "\0"));
+      const to = route === undefined ? undefined : endpointOf(route.route?.cluster);
+      if (to === undefined) {
+        res.writeHead(404).end();
+        return;
+      }
+      const upstream = request(
+        { host: to.address, port: to.port_value, path: req.url, method: req.method, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      upstream.on("error", () => res.writeHead(503).end("upstream connect error or disconnect/reset before headers"));
+      req.pipe(upstream);
+    });
+    proxy.on("error", (e) => process.stderr.write(`fake-envoy: listener ${listener.name}: ${e.message}\n`));
+    proxy.listen(at.port_value, at.address, () => say(`listener ${listener.name} on ${at.address}:${at.port_value}`));
+  }
+}
+if (process.env.FAKE_ENVOY_STATIC_LISTENERS === "true") serveStaticListeners();
 
 process.on("SIGTERM", () => {
   say("SIGTERM");
