@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -182,6 +182,24 @@ describe("agent proxy: pilot-agent's start and stop order", () => {
       mkdirSync(join(root, "certs"));
       for (const f of ["cert-chain.pem", "key.pem", "root-cert.pem"]) writeFileSync(join(root, "certs", f), "x");
       assert.equal(await ready(), 200);
+    } finally {
+      agent.child.kill("SIGTERM");
+      await agent.exit;
+    }
+  });
+
+  it("runs the proxy config's readinessProbe (a VM's workload health check)", async () => {
+    const root = podRoot();
+    const marker = join(root, "probed");
+    const status = await freePort();
+    const agent = startAgent(root, {
+      PROXY_CONFIG: JSON.stringify({ statusPort: status, readinessProbe: { exec: { command: ["touch", marker] } } }),
+      DISABLE_ENVOY: "true",
+    });
+    try {
+      await until(agent.child, agent.output, /gRPC bootstrap written/, "start");
+      for (let i = 0; i < 200 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(existsSync(marker), agent.output());
     } finally {
       agent.child.kill("SIGTERM");
       await agent.exit;

@@ -165,6 +165,30 @@ describe("XDS proxy with a fake istiod", () => {
     }
   });
 
+  test("reports the workload's health to istiod as HealthInformation requests", async () => {
+    const HEALTH = "type.googleapis.com/istio.v1.HealthInformation";
+    const istiod = await startFakeIstiod(pki);
+    const proxy = await proxyFor(istiod);
+    // Unhealthy before Envoy connects: the first stream sends it after Envoy's own requests.
+    proxy.sendHealth({ healthy: false, message: "app down" });
+    const envoy = adsClient(`unix:${proxy.socketPath}`);
+    try {
+      envoy.send({ node: NODE, typeUrl: CDS });
+      const health = () => (istiod.streams[0]?.requests ?? []).filter((r) => r.typeUrl === HEALTH);
+      await until(() => health().length >= 1, "the stored health request");
+      const first = health()[0]?.errorDetail as { code: number; message: string } | undefined;
+      assert.equal(first?.code, 13);
+      assert.equal(first?.message, "app down");
+      proxy.sendHealth({ healthy: true });
+      await until(() => health().length >= 2, "the healthy request");
+      assert.equal(health()[1]?.errorDetail ?? null, null);
+    } finally {
+      envoy.close();
+      await proxy.close();
+      await istiod.close();
+    }
+  });
+
   test("1,000 resources in one push, and 1,000 pushes in order", async () => {
     const istiod = await startFakeIstiod(pki);
     const proxy = await proxyFor(istiod);

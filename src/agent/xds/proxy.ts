@@ -74,8 +74,19 @@ export interface XdsProxy {
   ready(): boolean;
   notReadyReason(): string | undefined;
   stats(): XdsStats;
+  /**
+   * The workload's health for istiod (xds_proxy.go's health callback): a HealthInformation request,
+   * with an Internal error detail when unhealthy, sent now on every open upstream stream and first
+   * on each new one (sendHealthCheckRequest's initialHealthRequest).
+   */
+  sendHealth(event: { healthy: boolean; message?: string }): void;
   close(): Promise<void>;
 }
+
+/** model.HealthInfoType. */
+export const HEALTH_INFO_TYPE_URL = "type.googleapis.com/istio.v1.HealthInformation";
+/** codes.Internal. */
+const GRPC_INTERNAL = 13;
 
 type Downstream = ServerDuplexStream<Message, Message>;
 type UpstreamStream = ClientDuplexStream<unknown, Message>;
@@ -113,6 +124,8 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   };
   const open = new Set<() => void>();
   let closing = false;
+  let healthRequest: Message | undefined;
+  const upstreams = new Set<UpstreamStream>();
 
   function takeNameTables(state: StreamState, response: Message, up: UpstreamStream): void {
     for (const payload of state.ndsPayloads(response)) {
@@ -156,7 +169,9 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
         return;
       }
       up = stream;
+      upstreams.add(stream);
       for (const request of state.replay()) stream.write(request);
+      if (healthRequest) stream.write(healthRequest);
       stream.on("data", (response: Message) => {
         attempts = 0;
         counters.responses++;
@@ -173,6 +188,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
         }
       });
       const lost = (why: string) => {
+        upstreams.delete(stream);
         if (up !== stream) return;
         up = undefined;
         reconnectLater(why);
@@ -191,6 +207,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
       open.delete(finish);
       const u = up;
       up = undefined;
+      if (u) upstreams.delete(u);
       u?.cancel();
     };
     open.add(finish);
@@ -240,6 +257,12 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     ready: () => upstream.connected(),
     notReadyReason: () => (upstream.connected() ? undefined : `XDS proxy not connected to ${options.discoveryAddress}`),
     stats: () => ({ ...counters }),
+    sendHealth(event) {
+      healthRequest = event.healthy
+        ? { typeUrl: HEALTH_INFO_TYPE_URL }
+        : { typeUrl: HEALTH_INFO_TYPE_URL, errorDetail: { code: GRPC_INTERNAL, message: event.message ?? "" } };
+      for (const stream of upstreams) stream.write(healthRequest);
+    },
     async close() {
       closing = true;
       for (const finish of [...open]) finish();
