@@ -29,8 +29,9 @@ const pings = numberFlag(flags, "pings");
 const burst = numberFlag(flags, "burst");
 const size = numberFlag(flags, "size");
 
-const PING = "type.googleapis.com/bench.Ping";
-const BURST = "type.googleapis.com/bench.Burst";
+// Under `envoy.`: the proxy forwards only Envoy's types (and Workload) to Envoy, as Istio's does.
+const PING = "type.googleapis.com/envoy.bench.Ping";
+const BURST = "type.googleapis.com/envoy.bench.Burst";
 
 const pki = await createTestCa();
 const istiod = await startFakeIstiod(pki);

@@ -4,16 +4,16 @@
 // The agent runs without Envoy (DISABLE_ENVOY, as the grpc-agent template sets); its SDS server and
 // XDS proxy run too, with no istiod to reach.
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { Resolver } from "node:dns/promises";
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { DNS_NOT_READY } from "../src/agent/dns/server.js";
 import { freePort } from "./loopback.js";
-import { repoRoot } from "./meshinject-cli.js";
+import { spawnAgentSidecar } from "./meshinject-cli.js";
 import { writePodSecrets } from "./pod-secrets.js";
 
 function httpGet(port: number, path: string): Promise<{ status: number; body: string }> {
@@ -45,24 +45,15 @@ describe("meshinject agent with DNS capture", () => {
     writeFileSync(join(root, "etc/resolv.conf"), "nameserver 127.0.0.1\nsearch shop.svc.cluster.local\n");
     statusPort = await freePort();
     dnsPort = await freePort();
-    agent = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "agent", "proxy", "sidecar", "--root", root, "--status-host", "127.0.0.1"],
-      {
-        cwd: repoRoot,
-        env: {
-          PATH: process.env.PATH ?? "",
-          POD_NAME: "web-1",
-          POD_NAMESPACE: "shop",
-          INSTANCE_IP: "127.0.0.1",
-          DISABLE_ENVOY: "true",
-          ISTIO_META_DNS_CAPTURE: "true",
-          DNS_PROXY_ADDR: `127.0.0.1:${dnsPort}`,
-          PROXY_CONFIG: JSON.stringify({ statusPort }),
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    agent = spawnAgentSidecar(root, {
+      POD_NAME: "web-1",
+      POD_NAMESPACE: "shop",
+      INSTANCE_IP: "127.0.0.1",
+      DISABLE_ENVOY: "true",
+      ISTIO_META_DNS_CAPTURE: "true",
+      DNS_PROXY_ADDR: `127.0.0.1:${dnsPort}`,
+      PROXY_CONFIG: JSON.stringify({ statusPort }),
+    });
     agent.stdout?.on("data", (c) => {
       output += c;
     });
@@ -90,12 +81,12 @@ describe("meshinject agent with DNS capture", () => {
     });
   });
 
-  it("serves Envoy's XDS and SDS on owner-only Unix sockets under the root", () => {
-    for (const socket of ["etc/istio/proxy/XDS", "var/run/secrets/workload-spiffe-uds/socket"]) {
-      const stat = statSync(join(root, socket));
-      assert.ok(stat.isSocket(), socket);
-      assert.equal(stat.mode & 0o777, 0o600, socket);
-    }
+  it("serves XDS on an owner-only Unix socket under the root; no SDS socket with DISABLE_ENVOY", () => {
+    const stat = statSync(join(root, "etc/istio/proxy/XDS"));
+    assert.ok(stat.isSocket());
+    assert.equal(stat.mode & 0o777, 0o600);
+    // pilot-agent's initSdsServer: without Envoy there is no SDS server, only certificate refresh.
+    assert.ok(!existsSync(join(root, "var/run/secrets/workload-spiffe-uds/socket")));
   });
 
   it("stays unready until istiod's name table arrives, and says why", async () => {

@@ -1,6 +1,6 @@
 // Runs the `meshinject` command for the CLI tests: in process through main(argv, io) with in-memory
 // streams (most tests), or as the real binary from source through tsx (where the process matters).
-import { type ChildProcess, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { CliIo } from "../src/cli/io.js";
 import { main } from "../src/cli/program.js";
@@ -72,6 +72,18 @@ export function meshinjectProcess(args: readonly string[], input?: string, env: 
     stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Starts `meshinject agent proxy sidecar` from source under `root` (status server on 127.0.0.1) with
+ * only PATH and `env` in its environment, its output piped: the agent tests' pod in a process.
+ */
+export function spawnAgentSidecar(root: string, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(
+    process.execPath,
+    ["--import", "tsx", "src/cli/main.ts", "agent", "proxy", "sidecar", "--root", root, "--status-host", "127.0.0.1"],
+    { cwd: repoRoot, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
 }
 
 /** What a child process writes (text so far, as it comes) and its exit code, for tests that watch it run. */

@@ -17,7 +17,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const xdsDeps = join(dirname(createRequire(import.meta.url).resolve("@grpc/grpc-js-xds/package.json")), "deps");
 
 /** Where the imports of the protos below are found. */
-const INCLUDE_DIRS = [
+export const INCLUDE_DIRS = [
   join(xdsDeps, "envoy-api"),
   join(xdsDeps, "xds"),
   join(xdsDeps, "googleapis"),

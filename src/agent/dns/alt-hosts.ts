@@ -24,6 +24,8 @@ export function dnsScope(proxyNamespace: string, proxyDomain: string): DnsScope 
 
 /** The names (each ending in a dot) a Kubernetes entry answers to. */
 export function kubernetesAltHosts(hostname: string, info: NameInfo, scope: DnsScope): Set<string> {
+  // A Kubernetes hostname written as a FQDN answers to nothing (Istio's generateAltHosts).
+  if (hostname.endsWith(".")) return new Set();
   const out = new Set<string>([`${hostname}.`]);
   // A service of another cluster domain answers only by its full name: `name.namespace` would be ambiguous.
   if (scope.proxyDomain === "" || !hostname.endsWith(scope.proxyDomain)) return out;

@@ -18,7 +18,15 @@ export type Decision =
 export function tableName(name: string): string {
   const lower = name.toLowerCase();
   if (lower === "." || lower === "") return ".";
-  return lower.endsWith(".") ? lower : `${lower}.`;
+  return endsInSeparator(lower) ? lower : `${lower}.`;
+}
+
+/** The name ends in a label separator, not in an escaped dot (`a\.` is the one label `a.`). */
+function endsInSeparator(name: string): boolean {
+  if (!name.endsWith(".")) return false;
+  let backslashes = 0;
+  for (let i = name.length - 2; i >= 0 && name[i] === "\\"; i--) backslashes++;
+  return backslashes % 2 === 0;
 }
 
 export function decide(

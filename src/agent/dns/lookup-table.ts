@@ -1,10 +1,12 @@
 /**
  * The agent's lookup table, built from a name table (pilot-agent's `LookupTable`): every name the
- * proxy answers for, its A and AAAA records, and a CNAME for each name followed by the first search
- * domain (`productpage.ns1.svc.cluster.local.` → `productpage.`), which saves the application's
- * resolver a walk through its search list. Lookups are by lower-case name ending in a dot.
+ * proxy answers for, its A and AAAA records, and a CNAME for each name not already ending in the first
+ * search domain, followed by it (`productpage.ns1.ns1.svc.cluster.local.` → `productpage.ns1.`), which
+ * saves the application's resolver a walk through its search list. Lookups are by lower-case name in
+ * miekg/dns's presentation form (escapes kept) ending in a dot.
  */
 import { buildAlternateHosts, type DnsScope } from "./alt-hosts.js";
+import { splitName } from "./name.js";
 import type { NameTable } from "./name-table.js";
 
 /** Clients that honour the TTL come back soon, so they see new addresses quickly. */
@@ -41,8 +43,10 @@ export function buildLookupTable(table: NameTable, scope: DnsScope, searchNamesp
       out.allHosts.add(h);
       if (v4.length > 0) out.name4.set(h, records(h, "A", v4));
       if (v6.length > 0) out.name6.set(h, records(h, "AAAA", v6));
-      if (search === undefined) continue;
       // Only the first search domain: resolvers walk the list in order, so that is the first query.
+      // A name already ending in it gets no second copy of it (`productpage.ns1.svc.cluster.local.`
+      // + `ns1.svc.cluster.local` is not in the table, and is forwarded as Istio forwards it).
+      if (search === undefined || h.endsWith(`${search}.`)) continue;
       let expanded = (h + search).toLowerCase();
       if (!search.endsWith(".")) expanded += ".";
       // `productpage.` + `ns1.svc.cluster.local` may be one of the host's own names already.
@@ -68,7 +72,7 @@ export function lookupHost(table: LookupTable, qtype: string, hostname: string):
   let wildcard = false;
   let found = table.allHosts.has(name);
   if (!found) {
-    const labels = name.split(".").filter((l) => l !== "");
+    const labels = splitName(name);
     for (let i = 0; i < labels.length; i++) {
       const candidate = `*.${labels.slice(i + 1).join(".")}.`;
       if (table.allHosts.has(candidate)) {

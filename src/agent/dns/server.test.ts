@@ -3,32 +3,24 @@
  * with a fake upstream resolver of ours behind it.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { createSocket } from "node:dgram";
 import { Resolver } from "node:dns/promises";
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { promisify } from "node:util";
+import dnsPacket from "dns-packet";
 import { Registry } from "prom-client";
 import { DNS_NOT_READY, type DnsProxy, startDnsProxy } from "./server.js";
 import { query } from "./testing/client.js";
+import { dig, digSkip } from "./testing/dig.js";
 import { type FakeResolver, startFakeResolver } from "./testing/fake-resolver.js";
+import { PRODUCTPAGE } from "./testing/tables.js";
 import { RCODE, rcodeOf } from "./wire.js";
-
-const run = promisify(execFile);
-const DIG = ["/usr/bin/dig", "/bin/dig"].find((p) => existsSync(p));
-const digSkip = DIG ? false : "dig is not installed (Debian bind9-dnsutils; .ci/run installs it)";
 
 const TABLE = {
   table: {
-    "productpage.ns1.svc.cluster.local": {
-      ips: ["9.9.9.9"],
-      registry: "Kubernetes",
-      shortname: "productpage",
-      namespace: "ns1",
-    },
+    ...PRODUCTPAGE,
     "details.ns1.svc.cluster.local": {
       ips: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
       registry: "Kubernetes",
@@ -46,11 +38,6 @@ const giant = Array.from({ length: 64 }, (_, i) => ({
   ttl: 30,
   data: `240.0.0.${i}`,
 }));
-
-async function dig(args: string[]): Promise<string> {
-  const { stdout } = await run(DIG as string, ["+time=3", "+tries=1", ...args]);
-  return stdout;
-}
 
 describe("DNS proxy over real sockets", () => {
   let upstream: FakeResolver;
@@ -98,20 +85,100 @@ describe("DNS proxy over real sockets", () => {
     assert.match(out, /^productpage\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
   });
 
-  test("dig over TCP: the search-domain name answers CNAME then A", { skip: digSkip }, async () => {
+  test("dig over TCP: a name followed by the first search domain answers CNAME then A", { skip: digSkip }, async () => {
     const out = await dig([
       "+tcp",
       "@127.0.0.1",
       "-p",
       String(proxy.ports.tcp),
+      "productpage.ns1.ns1.svc.cluster.local",
+      "A",
+    ]);
+    assert.match(out, /flags: qr aa rd/);
+    assert.match(out, /^productpage\.ns1\.ns1\.svc\.cluster\.local\.\s+30\s+IN\s+CNAME\s+productpage\.ns1\.$/m);
+    assert.match(out, /^productpage\.ns1\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
+  });
+
+  test("dig: a FQDN followed by the first search domain again is forwarded, as Istio's buildDNSAnswers leaves it out", {
+    skip: digSkip,
+  }, async () => {
+    const before = upstream.queries();
+    const out = await dig([
+      "@127.0.0.1",
+      "-p",
+      String(proxy.ports.udp),
       "productpage.ns1.svc.cluster.local.ns1.svc.cluster.local",
       "A",
     ]);
-    assert.match(
-      out,
-      /productpage\.ns1\.svc\.cluster\.local\.ns1\.svc\.cluster\.local\.\s+30\s+IN\s+CNAME\s+productpage\.ns1\.svc\.cluster\.local\./,
-    );
-    assert.match(out, /^productpage\.ns1\.svc\.cluster\.local\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
+    assert.match(out, /status: NXDOMAIN/);
+    assert.doesNotMatch(out, /flags: qr aa/);
+    assert.equal(upstream.queries() - before, 1);
+  });
+
+  test("dig: one label with an escaped dot is not the two labels of the table; forwarded, question echoed", {
+    skip: digSkip,
+  }, async () => {
+    const before = upstream.queries();
+    for (const transport of [
+      ["+notcp", proxy.ports.udp],
+      ["+tcp", proxy.ports.tcp],
+    ] as const) {
+      const out = await dig([transport[0], "@127.0.0.1", "-p", String(transport[1]), "productpage\\.ns1", "A"]);
+      assert.match(out, /status: NXDOMAIN/);
+      assert.match(out, /^;productpage\\\.ns1\.\s+IN\s+A$/m);
+      assert.doesNotMatch(out, /9\.9\.9\.9/);
+    }
+    assert.equal(upstream.queries() - before, 2);
+    // The two labels are the table's.
+    const table = await dig(["@127.0.0.1", "-p", String(proxy.ports.udp), "productpage.ns1", "A"]);
+    assert.match(table, /^productpage\.ns1\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
+  });
+
+  test("a UDP query longer than 512 bytes is cut there as miekg/dns reads it (FORMERR); over TCP it is whole", async () => {
+    // dig sends a query this long over TCP, so dns-packet builds it and a plain socket sends it.
+    const query = dnsPacket.encode({
+      id: 4242,
+      type: "query",
+      flags: dnsPacket.RECURSION_DESIRED,
+      questions: [{ name: "productpage", type: "A", class: "IN" }],
+      additionals: [
+        { type: "OPT", name: ".", udpPayloadSize: 4096, options: [{ code: 65001, data: Buffer.alloc(600, 0xab) }] },
+      ] as never,
+    });
+    assert.ok(query.length > 512);
+    const socket = createSocket("udp4");
+    try {
+      const reply = await new Promise<Buffer>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no UDP reply")), 5000);
+        socket.once("message", (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        });
+        socket.send(query, proxy.ports.udp, "127.0.0.1");
+      });
+      const decoded = dnsPacket.decode(reply);
+      assert.equal(decoded.id, 4242);
+      assert.equal((decoded.flags ?? 0) & 0xf, 1, "FORMERR");
+      // The request's header turned around (RD kept) with the question miekg had read, no records.
+      assert.equal(decoded.flag_rd, true);
+      assert.deepEqual(
+        decoded.questions?.map((q) => [q.name, q.type]),
+        [["productpage", "A"]],
+      );
+      assert.deepEqual([decoded.answers?.length, decoded.additionals?.length], [0, 0]);
+    } finally {
+      socket.close();
+    }
+    const tcp = await dig([
+      "+tcp",
+      `+ednsopt=65001:${"ab".repeat(600)}`,
+      "@127.0.0.1",
+      "-p",
+      String(proxy.ports.tcp),
+      "productpage",
+      "A",
+    ]);
+    assert.match(tcp, /^productpage\.\s+30\s+IN\s+A\s+9\.9\.9\.9$/m);
   });
 
   test("dig: a forwarded name comes back from the upstream; an unknown one NXDOMAIN", { skip: digSkip }, async () => {

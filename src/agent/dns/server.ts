@@ -60,7 +60,10 @@ export interface DnsProxyOptions {
   searchNamespaces?: string[];
   /** Test hook: the 16-bit id source of the round-robin shuffle (miekg/dns `Id`). */
   messageIds?: IdSource;
-  /** Most queries forwarded at once; more are dropped and counted (default 4096). */
+  /**
+   * Most queries forwarded at once; more are dropped and counted. Unlimited by default, as in
+   * pilot-agent (a goroutine per query); a bound for callers that want one (an extension).
+   */
   maxInFlight?: number;
   /** Told about dropped/rejected messages and upstream failures (one line each). */
   log?: AgentLog;
@@ -85,7 +88,7 @@ export interface DnsStats {
   upstreamRequests: number;
   /** Forwarded queries no upstream answered (answered SERVFAIL). */
   upstreamFailures: number;
-  /** Dropped without an answer: too short, a response, or over the in-flight limit. */
+  /** Dropped without an answer: too short, a response, or over the in-flight limit (when set). */
   dropped: number;
   /** Answered FORMERR/NOTIMP without being handled. */
   rejected: number;
@@ -111,8 +114,10 @@ export interface DnsProxy {
   close(): Promise<void>;
 }
 
+/** miekg/dns's server defaults, which pilot-agent keeps: `dnsTimeout`, `tcpIdleTimeout`, `maxTCPQueries`. */
+const TCP_READ_MS = 2000;
 const TCP_IDLE_MS = 8000;
-const MAX_TCP_CONNECTIONS = 1024;
+const TCP_MAX_QUERIES = 128;
 
 interface Config {
   address: string;
@@ -176,7 +181,7 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
   const scope = dnsScope(options.proxyNamespace, options.proxyDomain);
   const ids = options.messageIds ?? randomIds();
   const timeoutMs = options.upstreamTimeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
-  const maxInFlight = options.maxInFlight ?? 4096;
+  const maxInFlight = options.maxInFlight ?? Number.POSITIVE_INFINITY;
   const log = options.log ?? SILENT_LOG;
   const stats: DnsStats = {
     requests: 0,
@@ -288,41 +293,68 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
   const connections = new Set<Socket>();
   const listeners: DnsListener[] = [];
 
+  /**
+   * One TCP connection as miekg/dns's server serves it with pilot-agent's settings (none: the
+   * defaults): the first whole message within 2 s of the accept, each later one within 8 s of the
+   * previous reply, at most 128 queries, one at a time; then the connection is closed. The deadline
+   * is for the whole message, so a client trickling bytes cannot hold the connection, and there is
+   * no cap on connections for such clients to fill.
+   */
   function serveTcpConnection(socket: Socket): void {
     connections.add(socket);
-    socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
-    socket.on("close", () => connections.delete(socket));
-    socket.on("error", () => socket.destroy());
     const reader = new FrameReader();
     const queue: Buffer[] = [];
+    let served = 0;
     let busy = false;
+    let deadline: NodeJS.Timeout | undefined;
+    const expect = (ms: number) => {
+      clearTimeout(deadline);
+      deadline = setTimeout(() => socket.destroy(), ms);
+    };
+    socket.on("close", () => {
+      clearTimeout(deadline);
+      connections.delete(socket);
+    });
+    socket.on("error", () => socket.destroy());
     const pump = async () => {
       if (busy) return;
       busy = true;
       for (let message = queue.shift(); message && !socket.destroyed; message = queue.shift()) {
         const reply = await handle(message, "tcp");
+        served++;
         // A client that does not read its replies stops being read from, so nothing piles up.
         if (reply && !socket.destroyed && !socket.write(frame(reply)))
           await new Promise<void>((resolve) => {
             socket.once("drain", resolve);
             socket.once("close", resolve);
           });
+        if (served >= TCP_MAX_QUERIES) {
+          socket.end(() => socket.destroy());
+          queue.length = 0;
+        }
       }
       busy = false;
-      if (socket.isPaused()) socket.resume();
+      if (socket.destroyed || served >= TCP_MAX_QUERIES) return;
+      expect(TCP_IDLE_MS);
+      socket.resume();
     };
     socket.on("data", (chunk: Buffer) => {
       queue.push(...reader.push(chunk));
-      // Queries are answered one after another; a client that sends faster is slowed down, not buffered.
-      if (queue.length > 64 || reader.pending > MAX_MSG_SIZE + 2) socket.pause();
+      if (queue.length === 0) return;
+      // A whole message: the deadline is met; read no more until it is answered.
+      clearTimeout(deadline);
+      socket.pause();
       void pump();
     });
+    expect(TCP_READ_MS);
   }
 
   async function listenUdp(host: string, port: number): Promise<void> {
     const socket = createSocket({ type: host.includes(":") ? "udp6" : "udp4", ipv6Only: host.includes(":") });
     socket.on("message", (msg, rinfo) => {
-      void handle(msg, "udp").then((reply) => {
+      // miekg/dns reads a query into a buffer of its UDPSize, 512 bytes unless set (Istio sets none):
+      // a longer query is cut there, and what is left is handled (a cut record is a FORMERR).
+      void handle(msg.length > MIN_MSG_SIZE ? msg.subarray(0, MIN_MSG_SIZE) : msg, "udp").then((reply) => {
         if (!reply || closed) return;
         try {
           socket.send(reply, rinfo.port, rinfo.address, () => {});
@@ -345,7 +377,6 @@ export async function startDnsProxy(options: DnsProxyOptions): Promise<DnsProxy>
 
   async function listenTcp(host: string, port: number): Promise<void> {
     const server = createServer(serveTcpConnection);
-    server.maxConnections = MAX_TCP_CONNECTIONS;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen({ host, port, ipv6Only: host.includes(":") }, () => {

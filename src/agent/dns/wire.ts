@@ -8,6 +8,7 @@
 import { Buffer } from "node:buffer";
 import dnsPacket, { type Answer, type Packet, type Question } from "dns-packet";
 import { is4, parseAddr } from "../netip.js";
+import { nameLabels, unpackName } from "./name.js";
 
 export type { Answer, Packet, Question } from "dns-packet";
 
@@ -89,19 +90,20 @@ class Writer {
     this.off += b.length;
   }
 
+  /** Writes a presentation-form name (escapes as miekg/dns reads them), compressed when asked. */
   name(text: string): void {
-    const trimmed = text === "." ? "" : text.endsWith(".") ? text.slice(0, -1) : text;
-    const labels = trimmed === "" ? [] : trimmed.split(".");
+    const labels = nameLabels(text);
+    // Each suffix's wire form, as text, is its compression key.
+    const keys = this.names ? labels.map((l) => String.fromCharCode(l.length) + Buffer.from(l).toString("latin1")) : [];
     let length = 1;
     for (let i = 0; i < labels.length; i++) {
-      const suffix = labels.slice(i).join(".");
-      const pointer = this.names?.get(suffix);
+      const pointer = this.names?.get(keys.slice(i).join(""));
       if (pointer !== undefined) {
         this.u16(0xc000 | pointer);
         return;
       }
-      if (this.names && this.off < 0x3fff) this.names.set(suffix, this.off);
-      const label = Buffer.from(labels[i] as string, "utf8");
+      if (this.names && this.off < 0x3fff) this.names.set(keys.slice(i).join(""), this.off);
+      const label = labels[i] as Uint8Array;
       if (label.length === 0 || label.length > 63) throw new Error(`DNS name ${JSON.stringify(text)}: bad label`);
       length += label.length + 1;
       if (length > 255) throw new Error(`DNS name ${JSON.stringify(text)}: longer than 255 bytes`);
@@ -254,9 +256,21 @@ export function packReply(m: Packet, size: number): Buffer {
   return encodeMessage(message, compress);
 }
 
-/** Decodes a message with dns-packet; throws on a malformed one. */
+/**
+ * Decodes a message with dns-packet; throws on a malformed one. The questions' names are read again
+ * in miekg/dns's presentation form (escapes kept), since they are what the proxy looks up and echoes;
+ * names in the record sections stay as dns-packet reads them.
+ */
 export function decodeMessage(buf: Uint8Array): ReturnType<typeof dnsPacket.decode> {
-  return dnsPacket.decode(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength));
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const message = dnsPacket.decode(b);
+  let off = HEADER_SIZE;
+  for (const q of message.questions ?? []) {
+    const { name, next } = unpackName(b, off);
+    q.name = name === "." ? "." : name.slice(0, -1);
+    off = next + 4;
+  }
+  return message;
 }
 
 /** The largest reply the client takes: 64K over TCP; over UDP its EDNS0 size, at least 512. */

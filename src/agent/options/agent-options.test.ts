@@ -86,9 +86,27 @@ describe("readAgentOptions", () => {
       root,
     });
     assert.deepEqual(
-      [o.sds.namespace, o.dns?.proxyNamespace, o.sds.ca?.clusterId, o.xds.clusterId],
+      [o.sds.security.workloadNamespace, o.dns?.proxyNamespace, o.sds.security.clusterId, o.xds.clusterId],
       ["shop", "shop", "east", "east"],
     );
+  });
+
+  it("gives the XDS proxy an empty ClusterID when ISTIO_META_CLUSTER_ID is unset, PROXY_CONFIG_XDS_AGENT and the keepalive", async () => {
+    const plain = await readAgentOptions({ args: ["proxy"], env: POD, root });
+    assert.equal(plain.xds.clusterId, "");
+    assert.equal(plain.xds.dynamicProxyConfig, false);
+    const on = await readAgentOptions({ args: ["proxy"], env: { ...POD, PROXY_CONFIG_XDS_AGENT: "True" }, root });
+    assert.equal(on.xds.dynamicProxyConfig, true);
+    const bad = await readAgentOptions({ args: ["proxy"], env: { ...POD, PROXY_CONFIG_XDS_AGENT: "yes" }, root });
+    assert.equal(bad.xds.dynamicProxyConfig, false);
+    assert.ok(bad.warnings.some((w) => w.includes("PROXY_CONFIG_XDS_AGENT")));
+    assert.deepEqual(plain.xds.keepalive, { timeMs: 30_000, timeoutMs: 10_000 });
+    const ka = await readAgentOptions({
+      args: ["proxy"],
+      env: { ...POD, GRPC_KEEPALIVE_INTERVAL: "1m", GRPC_KEEPALIVE_TIMEOUT: "2500ms" },
+      root,
+    });
+    assert.deepEqual(ka.xds.keepalive, { timeMs: 60_000, timeoutMs: 2_500 });
   });
 
   it("gives the status server the options pilot-agent gives it", async () => {

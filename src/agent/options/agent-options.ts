@@ -190,11 +190,27 @@ export async function readAgentOptions(cl: AgentCommandLine): Promise<AgentOptio
       namespace,
       warn,
     }),
-    sds: sdsOptionsFromEnv(cl.env, { root: cl.root, discoveryAddress, namespace, clusterId, warn }),
-    xds: xdsProxyOptions({
+    sds: sdsOptionsFromEnv(cl.env, {
       root: cl.root,
       discoveryAddress,
+      namespace,
       clusterId,
+      warn,
+      proxyless: plan.disableEnvoy,
+    }),
+    // (Its security variables' warnings are the SDS slice's, logged once.)
+    xds: xdsProxyOptions(cl.env, {
+      root: cl.root,
+      discoveryAddress,
+      namespace,
+      clusterId,
+      controlPlaneAuthPolicy: pc.controlPlaneAuthPolicy as string | number | undefined,
+      proxyMetadata: pc.proxyMetadata as Record<string, string> | undefined,
+      dynamicProxyConfig: read.bool("PROXY_CONFIG_XDS_AGENT", false),
+      keepalive: {
+        timeMs: read.durationMs("GRPC_KEEPALIVE_INTERVAL", 30_000),
+        timeoutMs: read.durationMs("GRPC_KEEPALIVE_TIMEOUT", 10_000),
+      },
       wasmRemoteLoadConversion: read.bool("ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION", true),
     }),
     warnings,

@@ -1,23 +1,29 @@
 /**
- * The workload's key and certificate request: a fresh key pair (ECDSA P-256, or RSA of the configured
- * size, as pilot-agent's `ECC_SIGNATURE_ALGORITHM` / `WORKLOAD_RSA_KEY_SIZE` choose) and a PKCS#10 CSR
- * whose only subject alternative name is the pod's SPIFFE ID. The private key is returned as PEM in
- * the form Envoy and Istio use (`EC PRIVATE KEY` / `RSA PRIVATE KEY`) and stays in this process: it
- * goes out only inside an SDS response.
+ * The workload's key and certificate request, as Istio's `pkiutil.GenCSR` makes them
+ * (security/pkg/pki/util/generate_csr.go): with `ECC_SIGNATURE_ALGORITHM` empty an RSA key of
+ * `WORKLOAD_RSA_KEY_SIZE` bits (below 2048 is an error), with `ECDSA` an EC key on `ECC_CURVE`
+ * (`P384`, anything else P-256), any other algorithm an error; a PKCS#10 CSR with the subject `O=`
+ * (one empty organization) whose only extension is the critical subject alternative name carrying the
+ * SPIFFE ID; the key as PEM in PKCS#1 / SEC 1
+ * form, or PKCS#8 when `PKCS8_KEY` is set. The private key stays in this process: it goes out only
+ * inside an SDS response or to OUTPUT_CERTS.
  */
 import { createPrivateKey, webcrypto } from "node:crypto";
 import { loadX509 } from "../../node/x509.js";
 
 type KeyPair = webcrypto.CryptoKeyPair;
 
-export type KeyType = "ECDSA" | "RSA";
-
-export interface KeyRequest {
+export interface CsrOptions {
   /** `spiffe://TRUST_DOMAIN/ns/NAMESPACE/sa/SERVICE_ACCOUNT` */
   spiffeId: string;
-  keyType: KeyType;
-  /** RSA modulus length (default 2048); ignored for ECDSA. */
-  rsaBits?: number;
+  /** `ECC_SIGNATURE_ALGORITHM`: "" for RSA, "ECDSA" for EC. */
+  ecSignatureAlgorithm: string;
+  /** `ECC_CURVE`: "P384" or (anything else) P-256. */
+  eccCurve: string;
+  /** `WORKLOAD_RSA_KEY_SIZE`. */
+  rsaKeySize: number;
+  /** `PKCS8_KEY`. */
+  pkcs8: boolean;
 }
 
 export interface KeyAndCsr {
@@ -25,36 +31,59 @@ export interface KeyAndCsr {
   csrPem: string;
 }
 
-/** The pod's SPIFFE identity as Istio spells it. */
+/** spiffe.Identity.String(): the pod's SPIFFE identity as Istio spells it (no checks, as there). */
 export function spiffeId(trustDomain: string, namespace: string, serviceAccount: string): string {
-  for (const [field, value] of [
-    ["trust domain", trustDomain],
-    ["namespace", namespace],
-    ["service account", serviceAccount],
-  ] as const)
-    if (!value || /[/\s]/.test(value)) throw new Error(`SPIFFE ID: ${field} ${JSON.stringify(value)} is not a name`);
   return `spiffe://${trustDomain}/ns/${namespace}/sa/${serviceAccount}`;
 }
 
-function algorithmFor(request: KeyRequest): webcrypto.RsaHashedKeyGenParams | webcrypto.EcKeyGenParams {
-  if (request.keyType === "ECDSA") return { name: "ECDSA", namedCurve: "P-256" };
-  const bits = request.rsaBits ?? 2048;
-  if (!Number.isInteger(bits) || bits < 2048) throw new Error(`workload key: RSA key size ${bits} is below 2048`);
-  return { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256", modulusLength: bits, publicExponent: new Uint8Array([1, 0, 1]) };
+const MINIMUM_RSA_KEY_SIZE = 2048;
+
+function algorithms(o: CsrOptions): {
+  generate: webcrypto.RsaHashedKeyGenParams | webcrypto.EcKeyGenParams;
+  sign: webcrypto.Algorithm & { hash?: string };
+  sec1: boolean;
+} {
+  if (o.ecSignatureAlgorithm !== "") {
+    if (o.ecSignatureAlgorithm !== "ECDSA")
+      throw new Error("csr cert generation fails due to unsupported EC signature algorithm");
+    // x509.CreateCertificateRequest signs P-384 keys with SHA-384, P-256 keys with SHA-256.
+    const p384 = o.eccCurve === "P384";
+    return {
+      generate: { name: "ECDSA", namedCurve: p384 ? "P-384" : "P-256" },
+      sign: { name: "ECDSA", hash: p384 ? "SHA-384" : "SHA-256" },
+      sec1: true,
+    };
+  }
+  if (!(o.rsaKeySize >= MINIMUM_RSA_KEY_SIZE))
+    throw new Error(
+      `requested key size does not meet the minimum required size of ${MINIMUM_RSA_KEY_SIZE} (requested: ${o.rsaKeySize})`,
+    );
+  const rsa = {
+    name: "RSASSA-PKCS1-v1_5",
+    hash: "SHA-256",
+    modulusLength: o.rsaKeySize,
+    publicExponent: new Uint8Array([1, 0, 1]),
+  };
+  return { generate: rsa, sign: rsa, sec1: false };
 }
 
-export async function generateKeyAndCsr(request: KeyRequest): Promise<KeyAndCsr> {
-  const algorithm = algorithmFor(request);
-  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ["sign", "verify"])) as KeyPair;
+export async function generateCsr(o: CsrOptions): Promise<KeyAndCsr> {
+  const { generate, sign, sec1 } = algorithms(o);
+  const keys = (await webcrypto.subtle.generateKey(generate, true, ["sign", "verify"])) as KeyPair;
   const x509 = await loadX509();
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
+    // GenCSRTemplate: Subject{Organization: [options.Org]} with Org unset — one empty O, as Go encodes it.
+    name: [{ "2.5.4.10": [{ printableString: "" }] }] as unknown as string,
     keys,
-    signingAlgorithm: request.keyType === "ECDSA" ? { name: "ECDSA", hash: "SHA-256" } : algorithm,
-    extensions: [new x509.SubjectAlternativeNameExtension([{ type: "url", value: request.spiffeId }], true)],
+    signingAlgorithm: sign,
+    // BuildSubjectAltNameExtension: critical, since the subject is empty.
+    extensions: [new x509.SubjectAlternativeNameExtension([{ type: "url", value: o.spiffeId }], true)],
   });
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey("pkcs8", keys.privateKey));
-  const privateKeyPem = createPrivateKey({ key: pkcs8, format: "der", type: "pkcs8" })
-    .export({ format: "pem", type: request.keyType === "ECDSA" ? "sec1" : "pkcs1" })
-    .toString();
+  const privateKeyPem = o.pkcs8
+    ? createPrivateKey({ key: pkcs8, format: "der", type: "pkcs8" }).export({ format: "pem", type: "pkcs8" }).toString()
+    : createPrivateKey({ key: pkcs8, format: "der", type: "pkcs8" })
+        .export({ format: "pem", type: sec1 ? "sec1" : "pkcs1" })
+        .toString();
   return { privateKeyPem, csrPem: csr.toString("pem") };
 }

@@ -1,19 +1,19 @@
 /**
  * Malformed input never takes the SDS side down: the CA-answer check turns any value into a chain or
  * a one-line CaResponseError (fast-check), and undecodable frames on the SDS socket end that stream
- * with an error and are counted while an SDS client is still served.
+ * with an error and are counted while an SDS client is still served; a stream without a node id is
+ * refused, and DeltaSecrets / FetchSecrets answer Unimplemented, as Istio's do.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
+import { status } from "@grpc/grpc-js";
 import fc from "fast-check";
 import { createTestCa } from "../testing/pki.js";
 import { sendRawFrames } from "../testing/raw-stream.js";
 import { CaResponseError, checkCertChain } from "./ca-client.js";
 import { startSdsServer } from "./server.js";
-import { sdsClient } from "./testing/sds-client.js";
+import { testPod } from "./testing/pod.js";
+import { encodeDiscoveryRequest, sdsClient } from "./testing/sds-client.js";
 
 test("checkCertChain: any answer gives a chain or a CaResponseError", () => {
   const pem = fc.constantFrom("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", "x", "");
@@ -34,13 +34,11 @@ test("checkCertChain: any answer gives a chain or a CaResponseError", () => {
 
 test("undecodable SDS frames are counted; the server keeps serving", async () => {
   const pki = await createTestCa();
-  const root = mkdtempSync(join(tmpdir(), "meshinject-sds-bad-"));
-  const certs = join(root, "etc/certs");
-  mkdirSync(certs, { recursive: true });
-  writeFileSync(join(certs, "cert-chain.pem"), pki.serving.certPem);
-  writeFileSync(join(certs, "key.pem"), pki.serving.keyPem);
-  writeFileSync(join(certs, "root-cert.pem"), pki.rootPem);
-  const sds = await startSdsServer({ root, trustDomain: "cluster.local", namespace: "ns1", serviceAccount: "sa1" });
+  const pod = testPod(pki.rootPem, "127.0.0.1:1");
+  pod.write("etc/certs/cert-chain.pem", pki.serving.certPem);
+  pod.write("etc/certs/key.pem", pki.serving.keyPem);
+  pod.write("etc/certs/root-cert.pem", pki.rootPem);
+  const sds = await startSdsServer({ security: pod.security({ FILE_MOUNTED_CERTS: "true" }) });
   try {
     const frames = fc.sample(fc.uint8Array({ minLength: 1, maxLength: 64 }), 20);
     frames.push(Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]));
@@ -53,10 +51,25 @@ test("undecodable SDS frames are counted; the server keeps serving", async () =>
     assert.ok(sds.stats().malformed >= 1);
     const client = sdsClient(sds.socketPath, ["ROOTCA"]);
     await client.waitFor(1);
-    assert.equal(client.responses[0]?.secrets[0]?.rootCertPem, pki.rootPem);
+    assert.equal(client.responses[0]?.secrets[0]?.rootCertPem, pki.rootPem.trim());
     client.close();
+    // Istio's xds.Receive: the first request must name the node.
+    const noNode = await sendRawFrames(
+      `unix:${sds.socketPath}`,
+      "/envoy.service.secret.v3.SecretDiscoveryService/StreamSecrets",
+      [encodeDiscoveryRequest({ names: ["ROOTCA"] })],
+    );
+    assert.equal(noNode, status.INVALID_ARGUMENT);
+    for (const method of ["DeltaSecrets", "FetchSecrets"])
+      assert.equal(
+        await sendRawFrames(`unix:${sds.socketPath}`, `/envoy.service.secret.v3.SecretDiscoveryService/${method}`, [
+          encodeDiscoveryRequest({ node: true, names: ["ROOTCA"] }),
+        ]),
+        status.UNIMPLEMENTED,
+        method,
+      );
   } finally {
     await sds.close();
-    rmSync(root, { recursive: true, force: true });
+    pod.remove();
   }
 });

@@ -1,210 +1,228 @@
 /**
- * The SDS server against a fake CA of ours over real TLS and an SDS client on the real Unix socket:
- * the first certificate carries the pod's SPIFFE ID and the token/ClusterID headers reach the CA;
- * rotation at the grace ratio is pushed without asking; a CA down at start is retried and readiness
- * waits; a CA answering garbage keeps the old certificate; file-mounted certificates win.
+ * The SDS server against a fake CA over real TLS, and an SDS client on the real Unix socket whose
+ * requests and responses are encoded and decoded by protoc against Envoy's protos (not by the
+ * protobufjs code under test). The fake CA decodes with protoc too.
  */
 import assert from "node:assert/strict";
-import { X509Certificate } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { createPrivateKey, X509Certificate } from "node:crypto";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
-import { SILENT_LOG } from "../process/log.js";
+import { status } from "@grpc/grpc-js";
+import { createTestCa } from "../testing/pki.js";
 import { until } from "../testing/until.js";
-import { type SdsServerOptions, startSdsServer } from "./server.js";
+import { type SdsServer, type SdsServerOptions, startSdsServer } from "./server.js";
 import { type FakeCa, startFakeCa } from "./testing/fake-ca.js";
-import { sdsClient } from "./testing/sds-client.js";
+import { type TestPod, TOKEN, testPod } from "./testing/pod.js";
+import { SECRET_TYPE, sdsClient } from "./testing/sds-client.js";
 
-const TOKEN = "header.payload.signature-secret-token";
-
-function podRoot(rootPem: string): string {
-  const root = mkdtempSync(join(tmpdir(), "meshinject-sds-"));
-  for (const [rel, text] of [
-    [TOKEN_PATH, TOKEN],
-    [CA_ROOT_CERT, rootPem],
-  ] as const) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
+function readable(path: string): boolean {
+  try {
+    return readFileSync(path, "utf8").length > 0;
+  } catch {
+    return false;
   }
-  return root;
-}
-
-function options(root: string, ca: FakeCa, extra: Partial<SdsServerOptions> = {}): SdsServerOptions {
-  return {
-    root,
-    ca: { address: ca.address, clusterId: "Kubernetes", serverName: "istiod.istio-system.svc" },
-    trustDomain: "cluster.local",
-    namespace: "ns1",
-    serviceAccount: "sa1",
-    retryInitialMs: 50,
-    retryMaxMs: 400,
-    ...extra,
-  };
 }
 
 describe("SDS server with a fake CA", () => {
   let ca: FakeCa;
-  const roots: string[] = [];
+  const pods: TestPod[] = [];
+  const servers: SdsServer[] = [];
   before(async () => {
     ca = await startFakeCa({ ttlMs: 4000 });
   });
   after(async () => {
+    for (const s of servers) await s.close();
     await ca.close();
-    for (const r of roots) rmSync(r, { recursive: true, force: true });
+    for (const p of pods) p.remove();
   });
 
-  test("serves default and ROOTCA, pushes the rotated certificate, socket owner-only", async () => {
-    ca.mode = "sign";
-    const root = podRoot(ca.pki.rootPem);
-    roots.push(root);
+  async function start(
+    env: Record<string, string> | ((pod: TestPod) => Record<string, string>) = {},
+    extra: Partial<SdsServerOptions> = {},
+    fake = ca,
+  ) {
+    fake.mode = "sign";
+    const pod = testPod(fake.pki.rootPem, fake.address);
+    pods.push(pod);
     const logs: string[] = [];
-    const sds = await startSdsServer(
-      options(root, ca, {
-        log: { ...SILENT_LOG, info: (m) => logs.push(m), warn: (m) => logs.push(m), debug: (m) => logs.push(m) },
-        ttlSeconds: 4,
-      }),
+    const sds = await startSdsServer({
+      security: pod.security({ SECRET_TTL: "4s", ...(typeof env === "function" ? env(pod) : env) }),
+      caRetryBaseMs: 10,
+      warmInitialMs: 50,
+      log: {
+        debug: (m) => logs.push(m),
+        info: (m) => logs.push(m),
+        warn: (m) => logs.push(m),
+        error: (m) => logs.push(m),
+      },
+      ...extra,
+    });
+    servers.push(sds);
+    return { pod, sds, logs };
+  }
+
+  test("responses carry type_url on the response and on every Any (protoc reads them as Secrets)", async () => {
+    const { pod, sds, logs } = await start((p) => {
+      mkdirSync(join(p.root, "out"));
+      return { ECC_SIGNATURE_ALGORITHM: "ECDSA", OUTPUT_CERTS: join(p.root, "out") };
+    });
+    assert.equal(statSync(sds.socketPath).mode & 0o777, 0o600);
+    const client = sdsClient(sds.socketPath, ["default", "ROOTCA"]);
+    await client.waitFor(1);
+    const first = client.responses[0];
+    assert.ok(first);
+    assert.equal(first.typeUrl, SECRET_TYPE);
+    assert.deepEqual(
+      first.secrets.map((s) => s.typeUrl),
+      [SECRET_TYPE, SECRET_TYPE],
     );
-    try {
-      assert.equal(statSync(sds.socketPath).mode & 0o777, 0o600);
-      const client = sdsClient(sds.socketPath, ["default", "ROOTCA"]);
-      await client.waitFor(1);
-      const first = client.responses[0];
-      assert.ok(first);
-      const def = first.secrets.find((s) => s.name === "default");
-      const rootca = first.secrets.find((s) => s.name === "ROOTCA");
-      assert.ok(def?.certChainPem && def.privateKeyPem);
-      assert.match(def.privateKeyPem, /BEGIN EC PRIVATE KEY/);
-      const leaf = new X509Certificate(def.certChainPem);
-      assert.equal(leaf.subjectAltName, "URI:spiffe://cluster.local/ns/ns1/sa/sa1");
-      assert.ok(leaf.checkPrivateKey((await import("node:crypto")).createPrivateKey(def.privateKeyPem)));
-      assert.equal(rootca?.rootCertPem?.trim(), ca.pki.rootPem.trim());
-      const call = ca.calls.at(-1);
-      assert.equal(call?.authorization, `Bearer ${TOKEN}`);
-      assert.equal(call?.clusterId, "Kubernetes");
-      assert.equal(call?.validityDuration, "4");
-      assert.ok(sds.ready());
-      // Rotation at half the 4 s life: a second response arrives unasked, with a new leaf.
-      await client.waitFor(2, 8000);
-      const second = client.responses[1]?.secrets.find((s) => s.name === "default");
-      assert.ok(second?.certChainPem);
-      assert.notEqual(new X509Certificate(second.certChainPem).serialNumber, leaf.serialNumber);
-      assert.ok(sds.stats().pushes >= 1);
-      assert.ok(!logs.some((l) => l.includes(TOKEN)), "the token is never logged");
-      client.close();
-    } finally {
-      await sds.close();
-    }
+    const def = first.secrets.find((s) => s.name === "default");
+    const rootca = first.secrets.find((s) => s.name === "ROOTCA");
+    assert.ok(def?.certChainPem && def.privateKeyPem);
+    assert.match(def.privateKeyPem, /BEGIN EC PRIVATE KEY/);
+    const leaf = new X509Certificate(def.certChainPem);
+    assert.equal(leaf.subjectAltName, "URI:spiffe://cluster.local/ns/ns1/sa/sa1");
+    assert.ok(leaf.checkPrivateKey(createPrivateKey(def.privateKeyPem)));
+    assert.equal(rootca?.rootCertPem?.trim(), ca.pki.rootPem.trim());
+    assert.match(first.version, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)\/\d+$/);
+    const call = ca.calls.at(-1);
+    assert.equal(call?.authorization, `Bearer ${TOKEN}`);
+    assert.equal(call?.clusterId, "", "ISTIO_META_CLUSTER_ID unset: an empty ClusterID, as Istio sends");
+    assert.equal(call?.certSigner, "", "metadata.CertSigner is always sent");
+    assert.equal(call?.validityDuration, "4");
+    assert.ok(!logs.some((l) => l.includes(TOKEN)), "the token is never logged");
+    client.close();
+    // OUTPUT_CERTS holds what was issued: the key and chain served, and the CA's root; owner-only off Kubernetes.
+    const out = join(pod.root, "out");
+    await until(() => readable(join(out, "root-cert.pem")), "OUTPUT_CERTS written");
+    assert.equal(readFileSync(join(out, "cert-chain.pem"), "utf8"), def.certChainPem);
+    assert.equal(readFileSync(join(out, "key.pem"), "utf8"), def.privateKeyPem);
+    assert.equal(readFileSync(join(out, "root-cert.pem"), "utf8").trim(), ca.pki.rootPem.trim());
+    assert.equal(statSync(join(out, "key.pem")).mode & 0o777, 0o600);
   });
 
-  test("delta: subscribed secrets arrive and rotate", async () => {
-    ca.mode = "sign";
-    const root = podRoot(ca.pki.rootPem);
-    roots.push(root);
-    const sds = await startSdsServer(options(root, ca, { ttlSeconds: 4, keyType: "RSA" }));
+  test("rotation clears the cache and pushes default; ROOTCA only when the root changed", async () => {
+    const { sds } = await start({}, { random: () => 0.5 });
+    const both = sdsClient(sds.socketPath, ["default", "ROOTCA"]);
+    const rootOnly = sdsClient(sds.socketPath, ["ROOTCA"]);
+    await both.waitFor(1);
+    await rootOnly.waitFor(1);
+    const serials = () =>
+      both.responses.flatMap((r) =>
+        r.secrets
+          .filter((s) => s.name === "default")
+          .map((s) => new X509Certificate(s.certChainPem ?? "").serialNumber),
+      );
+    // At half the 4 s life the cache is cleared and `default` pushed unasked, alone.
+    await until(() => new Set(serials()).size >= 2, "a rotated certificate pushed", 10_000);
+    const rotated = both.responses.at(-1);
+    assert.deepEqual(
+      rotated?.secrets.map((s) => s.name),
+      ["default"],
+    );
+    const rootPushes = rootOnly.responses.length;
+    await until(() => new Set(serials()).size >= 3, "a second rotation", 10_000);
+    assert.equal(rootOnly.responses.length, rootPushes, "an unchanged root is not pushed");
+    // A new root at the next rotation is pushed to the ROOTCA subscriber.
+    const old = ca.pki;
+    ca.pki = await createTestCa();
     try {
-      const client = sdsClient(sds.socketPath, ["default", "ROOTCA"], "delta");
-      await client.waitFor(1);
-      assert.deepEqual(client.responses[0]?.secrets.map((s) => s.name).sort(), ["ROOTCA", "default"]);
-      assert.match(
-        client.responses[0]?.secrets.find((s) => s.name === "default")?.privateKeyPem ?? "",
-        /RSA PRIVATE KEY/,
-      );
-      await client.waitFor(2, 8000);
-      // The root did not change, so only `default` is resent.
-      assert.deepEqual(
-        client.responses[1]?.secrets.map((s) => s.name),
-        ["default"],
-      );
-      client.close();
+      await rootOnly.waitFor(rootPushes + 1, 10_000);
+      assert.equal(rootOnly.responses.at(-1)?.secrets[0]?.rootCertPem?.trim(), ca.pki.rootPem.trim());
     } finally {
-      await sds.close();
+      ca.pki = old;
     }
+    both.close();
+    rootOnly.close();
   });
 
-  test("CA down at start: not ready, retried with backoff, ready once the CA is up", async () => {
-    const pki = ca.pki;
-    const late = await startFakeCa({ pki });
+  test("CA down: the stream ends with the CA's error instead of waiting; served once the CA is up", async () => {
+    const late = await startFakeCa({ pki: ca.pki });
     const port = late.port;
     await late.close();
-    const root = podRoot(pki.rootPem);
-    roots.push(root);
-    const sds = await startSdsServer(
-      options(root, late, {
-        ca: { address: `127.0.0.1:${port}`, clusterId: "c1", serverName: "localhost", timeoutMs: 500 },
-      }),
+    const { sds } = await start({}, {}, { ...late, address: `127.0.0.1:${port}` } as FakeCa);
+    const client = sdsClient(sds.socketPath, ["default"]);
+    const end = await client.waitForEnd();
+    assert.equal(end.code, status.UNKNOWN);
+    assert.match(
+      end.details,
+      /failed to generate secret for default: failed to generate workload certificate: create certificate: rpc error: code = Unavailable/,
     );
+    assert.equal(client.responses.length, 0);
+    const up = await startFakeCa({ pki: ca.pki, port });
     try {
-      const client = sdsClient(sds.socketPath, ["default"]);
-      await until(() => sds.secrets.failures >= 2, "two failed attempts");
-      assert.equal(sds.ready(), false);
-      assert.match(sds.notReadyReason() ?? "", /not ready: CA client: create certificate/);
-      assert.equal(client.responses.length, 0);
-      const up = await startFakeCa({ pki, port });
-      try {
-        await client.waitFor(1, 8000);
-        assert.ok(sds.ready());
-      } finally {
-        client.close();
-        await up.close();
-      }
+      await until(() => sds.secrets.cachedWorkload() !== undefined, "the start-up retry got a certificate", 20_000);
+      const again = sdsClient(sds.socketPath, ["default"]);
+      await again.waitFor(1);
+      again.close();
     } finally {
-      await sds.close();
+      client.close();
+      await up.close();
     }
   });
 
-  test("CA answering garbage: clear error, the old certificate kept", async () => {
-    ca.mode = "sign";
-    const root = podRoot(ca.pki.rootPem);
-    roots.push(root);
-    const logs: string[] = [];
-    const sds = await startSdsServer(
-      options(root, ca, {
-        ttlSeconds: 2,
-        log: { ...SILENT_LOG, info: (m) => logs.push(m), warn: (m) => logs.push(m), debug: (m) => logs.push(m) },
-      }),
-    );
+  test("CA slow: no deadline on the call; streams opened meanwhile share one CSR", async () => {
+    const slow = await startFakeCa({ pki: ca.pki, ttlMs: 60_000 });
     try {
-      await until(() => sds.ready(), "first certificate");
-      const kept = sds.secrets.current()?.certChainPem;
-      ca.mode = "garbage";
-      await until(() => sds.secrets.failures >= 1, "a failed rotation");
-      assert.ok(logs.some((l) => /cert_chain\[0\] is not a PEM certificate; keeping the current certificate/.test(l)));
-      assert.equal(sds.secrets.current()?.certChainPem, kept);
+      const { sds } = await start({}, {}, slow);
+      slow.mode = "hold";
+      await until(() => slow.calls.length === 1, "the start-up CSR reached the CA");
+      const clients = Array.from({ length: 5 }, () => sdsClient(sds.socketPath, ["default"]));
+      // Longer than any client-side deadline the agent could have (Istio sets none).
+      await new Promise((r) => setTimeout(r, 11_000));
+      slow.mode = "sign";
+      slow.release();
+      for (const c of clients) await c.waitFor(1, 20_000);
+      assert.equal(slow.calls.length, 1, "one CSR for all of them");
+      for (const c of clients) c.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test("CA answering garbage at rotation: streams end with the error, nothing stale is served", async () => {
+    const { sds } = await start({}, { random: () => 0.5 });
+    const client = sdsClient(sds.socketPath, ["default"]);
+    await client.waitFor(1);
+    ca.mode = "garbage";
+    try {
+      const end = await client.waitForEnd();
+      assert.match(end.details, /failed to extract expire time from server certificate in CSR response/);
+      const fresh = sdsClient(sds.socketPath, ["default"]);
+      const freshEnd = await fresh.waitForEnd();
+      assert.equal(fresh.responses.length, 0, "the old certificate is not handed out after its rotation point");
+      assert.match(freshEnd.details, /failed to generate secret for default/);
       ca.mode = "one-cert";
-      await until(() => logs.some((l) => l.includes("invalid empty CertChain")), "one-cert error");
-      assert.equal(sds.secrets.current()?.certChainPem, kept);
-      assert.ok(sds.ready());
+      const lone = sdsClient(sds.socketPath, ["default"]);
+      assert.match((await lone.waitForEnd()).details, /invalid empty CertChain/);
     } finally {
       ca.mode = "sign";
-      await sds.close();
     }
   });
 
-  test("file-mounted certificates are served instead of the CA's, and re-read when they change", async () => {
-    const root = podRoot(ca.pki.rootPem);
-    roots.push(root);
-    const dir = join(root, "etc/certs");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "cert-chain.pem"), ca.pki.serving.certPem);
-    writeFileSync(join(dir, "key.pem"), ca.pki.serving.keyPem);
-    writeFileSync(join(dir, "root-cert.pem"), ca.pki.rootPem);
-    const before = ca.calls.length;
-    const sds = await startSdsServer(options(root, ca, { fileWatchIntervalMs: 50 }));
+  test("expiry while the CA is failing: no stream is ever served an expired certificate", async () => {
+    const short = await startFakeCa({ pki: ca.pki, ttlMs: 2500 });
     try {
-      const client = sdsClient(sds.socketPath, ["default"]);
-      await client.waitFor(1);
-      assert.equal(client.responses[0]?.secrets[0]?.certChainPem, ca.pki.serving.certPem);
-      assert.equal(ca.calls.length, before, "the CA is not asked");
-      // A renewed file is pushed without Envoy asking.
-      const renewed = `${ca.pki.serving.certPem}\n${ca.pki.rootPem}`;
-      writeFileSync(join(dir, "cert-chain.pem"), renewed);
-      await client.waitFor(2);
-      assert.equal(client.responses[1]?.secrets[0]?.certChainPem, renewed);
-      client.close();
+      const { sds } = await start({}, { random: () => 0.5 }, short);
+      const first = sdsClient(sds.socketPath, ["default"]);
+      await first.waitFor(1);
+      const expiry = Date.parse(new X509Certificate(first.responses[0]?.secrets[0]?.certChainPem ?? "").validTo);
+      short.mode = "refuse";
+      while (Date.now() <= expiry + 1000) await new Promise((r) => setTimeout(r, 200));
+      const late = sdsClient(sds.socketPath, ["default"]);
+      const end = await late.waitForEnd();
+      assert.match(end.details, /Unavailable/);
+      for (const c of [first, late])
+        for (const r of c.responses)
+          for (const s of r.secrets) {
+            const validTo = Date.parse(new X509Certificate(s.certChainPem ?? "").validTo);
+            assert.ok(validTo > Date.now() - 60_000 || r === first.responses[0], "an expired certificate was served");
+          }
+      assert.equal(late.responses.length, 0);
+      first.close();
     } finally {
-      await sds.close();
+      await short.close();
     }
   });
 });

@@ -1,31 +1,41 @@
 /**
- * The agent's XDS proxy (pilot-agent's `pkg/istio-agent/xds_proxy.go`): Envoy's ADS
- * (`StreamAggregatedResources` and `DeltaAggregatedResources`) served on the owner-only Unix socket
- * `<root>/etc/istio/proxy/XDS`, each Envoy stream bridged to a stream on one gRPC connection to
- * istiod. Requests and responses are forwarded in order; a slow Envoy pauses reading from istiod
- * (HTTP/2 flow control does the rest: nothing is buffered without bound). When istiod goes away the
- * proxy reconnects with exponential backoff and re-sends what Envoy had asked for, keeping Envoy's
- * stream open. The name table (NDS) is taken by the proxy itself and handed to `onNameTable` (the DNS
- * proxy's `updateNameTable`), never to Envoy.
+ * The agent's XDS proxy (pilot-agent's `pkg/istio-agent/xds_proxy.go` and `xds_proxy_delta.go`):
+ * Envoy's ADS (`StreamAggregatedResources` and `DeltaAggregatedResources`) served on the owner-only
+ * Unix socket `<root>/etc/istio/proxy/XDS`. As in Istio:
+ *
+ * - each Envoy stream gets a connection and stream of its own to istiod, and only one is kept: a new
+ *   Envoy stream closes the previous one (`registerStream`), so istiod sees one stream per agent;
+ * - the stream's end on either side ends the other: when istiod goes away Envoy's stream is closed
+ *   with istiod's status (OK when istiod ended it cleanly), and Envoy reconnects and re-sends its
+ *   whole state, as it does after any disconnect; when Envoy goes away the upstream is cancelled;
+ * - after Envoy's first LDS request the proxy asks for the name table (when the DNS proxy runs) and
+ *   the proxy config (when the agent takes the trust bundle from it), and takes those responses
+ *   itself: the first resource goes to the handler, and istiod gets an ACK, or a NACK with the
+ *   handler's error; an empty response is left unanswered;
+ * - only Envoy's types (and Workload) are forwarded to Envoy; anything else is dropped and logged.
+ *
+ * A slow Envoy pauses reading from istiod (HTTP/2 flow control does the rest: nothing is buffered
+ * without bound).
  *
  * ```ts
  * const xds = await startXdsProxy({ root: "/", discoveryAddress: "istiod.istio-system.svc:15012",
  *   clusterId: "Kubernetes", onNameTable: (t) => dns.updateNameTable(t) });
- * xds.ready();   // connected to istiod
  * await xds.close();
  * ```
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ClientDuplexStream, Server, type ServerDuplexStream } from "@grpc/grpc-js";
+import { Server, type ServerDuplexStream, status as Status, type StatusObject } from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { type AgentLog, SILENT_LOG } from "../process/log.js";
-import { NAME_TABLE_TYPE_URL, serviceClient } from "../protos.js";
+import { serviceClient } from "../protos.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
-import { deltaState, type Message, type StreamState, sotwState } from "./stream-state.js";
-import { connectUpstream, type Upstream } from "./upstream.js";
+import { decodeProxyConfigCaCertificates } from "./proxy-config-decode.js";
+import { type Message, type StreamKind, streamShapes } from "./stream-state.js";
+import { isEnvoyType, LISTENER_TYPE, NAME_TABLE_TYPE, PROXY_CONFIG_TYPE, shortType, WORKLOAD_TYPE } from "./types.js";
+import { dialUpstream, type UpstreamConnection, type UpstreamOptions, type UpstreamStream } from "./upstream.js";
 
 export const XDS_SOCKET = "etc/istio/proxy/XDS";
 
@@ -40,10 +50,25 @@ export interface XdsProxyOptions {
   /** Token file (default `<root>/var/run/secrets/tokens/istio-token`); `false`: none. */
   tokenPath?: string | false;
   clusterId: string;
-  /** The name table sink (DNS capture on); when absent, NDS is not requested. */
+  /**
+   * pilot-agent's dial to istiod (TLS, XDS_HEADER_*, token); replaces rootCertPath/serverName/tokenPath.
+   * A function is resolved at start (its error is the proxy's start-up error).
+   */
+  dial?: UpstreamOptions["dial"] | (() => UpstreamOptions["dial"]);
+  /** The name table sink (DNS proxy on); when absent, NDS is not requested. Throws to NACK. */
   onNameTable?: (table: NameTable) => void;
-  retryInitialMs?: number;
-  retryMaxMs?: number;
+  /**
+   * istiokeepalive.DefaultOption: `GRPC_KEEPALIVE_INTERVAL` and `GRPC_KEEPALIVE_TIMEOUT` (default 30 s
+   * and 10 s), for both Envoy's side and istiod's.
+   */
+  keepalive?: { timeMs: number; timeoutMs: number };
+  /** `PROXY_CONFIG_XDS_AGENT` (Istio's EnableDynamicProxyConfig): PCDS is taken when this and `onProxyConfig` are set. */
+  dynamicProxyConfig?: boolean;
+  /**
+   * The trust bundle sink (the secret cache's UpdateConfigTrustBundle): the `caCertificatesPem` of
+   * each ProxyConfig istiod pushes. Without it or `dynamicProxyConfig`, PCDS is not requested. Throws to NACK.
+   */
+  onProxyConfig?: (caCertificatesPem: string[]) => void;
   /**
    * ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION (default true). pkg/wasm (downloading remote Wasm
    * modules and rewriting ECDS to local files) is not ported: ECDS passes unchanged, and with the
@@ -55,41 +80,60 @@ export interface XdsProxyOptions {
 
 /** model.ExtensionConfigurationType: what xds_proxy.go hands to rewriteAndForward. */
 export const EXTENSION_CONFIG_TYPE_URL = "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig";
+/** model.HealthInfoType. */
+export const HEALTH_INFO_TYPE_URL = "type.googleapis.com/istio.v1.HealthInformation";
 
 export interface XdsStats {
+  /** Envoy streams accepted. */
   downstreams: number;
   requests: number;
   responses: number;
-  reconnects: number;
+  /** Upstream streams that ended (istiod went away or ended them), each ending Envoy's stream. */
+  upstreamTerminations: number;
+  /** Envoy streams closed because a newer one took their place. */
+  replaced: number;
   nameTables: number;
-  /** Messages that could not be used (undecodable from Envoy or istiod, bad name tables). */
+  proxyConfigs: number;
+  /** Responses answered with a NACK (the agent could not use them). */
+  nacks: number;
+  /** Messages that could not be used (undecodable requests from Envoy, or internal types' payloads). */
   malformed: number;
+  /** Responses of a type that is not Envoy's, dropped. */
+  dropped: number;
   /** Times a slow Envoy made the proxy stop reading from istiod. */
   paused: number;
 }
 
 export interface XdsProxy {
   socketPath: string;
-  /** Readiness: the connection to istiod is up. */
+  /** The current Envoy stream's connection to istiod is up. */
   ready(): boolean;
   notReadyReason(): string | undefined;
   stats(): XdsStats;
   /**
-   * The workload's health for istiod (xds_proxy.go's health callback): a HealthInformation request,
-   * with an Internal error detail when unhealthy, sent now on every open upstream stream and first
-   * on each new one (sendHealthCheckRequest's initialHealthRequest).
+   * The workload's health for istiod (xds_proxy.go's health callback, sendHealthCheckRequest): a
+   * HealthInformation request, with an Internal error detail when unhealthy, sent now on the current
+   * stream and kept as the initial request of later ones (after Envoy's first LDS request).
    */
   sendHealth(event: { healthy: boolean; message?: string }): void;
   close(): Promise<void>;
 }
 
-/** model.HealthInfoType. */
-export const HEALTH_INFO_TYPE_URL = "type.googleapis.com/istio.v1.HealthInformation";
-/** codes.Internal. */
-const GRPC_INTERNAL = 13;
-
 type Downstream = ServerDuplexStream<Message, Message>;
-type UpstreamStream = ClientDuplexStream<unknown, Message>;
+type Handler = (payload: Uint8Array) => void;
+
+/** grpc `codes.Internal`, the code of the agent's NACKs. */
+const INTERNAL = 13;
+
+/** One Envoy stream with its upstream (Istio's `ProxyConnection`). */
+interface Connection {
+  id: number;
+  /** Ends both sides; Envoy's stream with `status` (OK when absent). */
+  stop(status?: Partial<StatusObject>): void;
+  upstream?: UpstreamConnection;
+  /** Sends a request of the agent's own to istiod on this stream. */
+  send?: (request: Message) => void;
+}
 
 export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy> {
   const root = options.root ?? "/";
@@ -104,138 +148,184 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
         "(ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION); Envoy fetches http(s) modules itself, oci:// modules fail",
     );
   };
+  let healthRequest: Message | undefined;
   const rootCertPath = options.rootCertPath ?? join(root, CA_ROOT_CERT);
   const tokenPath = options.tokenPath ?? join(root, TOKEN_PATH);
-  const upstream: Upstream = connectUpstream({
-    discoveryAddress: options.discoveryAddress,
-    rootCertPem: rootCertPath === false ? undefined : readFileSync(rootCertPath),
-    serverName: options.serverName,
-    tokenPath: tokenPath === false ? undefined : tokenPath,
-    clusterId: options.clusterId,
-  });
+  const dial = typeof options.dial === "function" ? options.dial() : options.dial;
+  const rootCertPem = dial || rootCertPath === false ? undefined : readFileSync(rootCertPath);
+  const keepalive = options.keepalive ?? { timeMs: 30_000, timeoutMs: 10_000 };
   const counters: XdsStats = {
     downstreams: 0,
     requests: 0,
     responses: 0,
-    reconnects: 0,
+    upstreamTerminations: 0,
+    replaced: 0,
     nameTables: 0,
+    proxyConfigs: 0,
+    nacks: 0,
     malformed: 0,
+    dropped: 0,
     paused: 0,
   };
-  const open = new Set<() => void>();
-  let closing = false;
-  let healthRequest: Message | undefined;
-  const upstreams = new Set<UpstreamStream>();
 
-  function takeNameTables(state: StreamState, response: Message, up: UpstreamStream): void {
-    for (const payload of state.ndsPayloads(response)) {
-      try {
-        options.onNameTable?.(decodeNameTable(payload));
-        counters.nameTables++;
-      } catch (error) {
-        counters.malformed++;
-        log.warn(`XDS proxy: ${(error as Error).message}`);
-      }
-    }
-    up.write(state.ndsAck(response));
+  // The responses the agent takes itself (Istio's `handlers`), by type URL.
+  const handlers = new Map<string, Handler>();
+  if (options.onNameTable) {
+    const sink = options.onNameTable;
+    handlers.set(NAME_TABLE_TYPE, (payload) => {
+      sink(decodeNameTable(payload));
+      counters.nameTables++;
+    });
+  }
+  if (options.dynamicProxyConfig && options.onProxyConfig) {
+    const sink = options.onProxyConfig;
+    handlers.set(PROXY_CONFIG_TYPE, (payload) => {
+      sink(decodeProxyConfigCaCertificates(payload));
+      counters.proxyConfigs++;
+    });
   }
 
-  function bridge(call: Downstream, state: StreamState, openUp: () => UpstreamStream, kind: string): void {
+  let connected: Connection | undefined;
+  let nextId = 0;
+  let closing = false;
+
+  function handleStream(call: Downstream, kind: StreamKind): void {
     counters.downstreams++;
+    const shapes = streamShapes(kind);
+    const id = ++nextId;
+    const label = `${kind === "sotw" ? "ADS" : "delta ADS"} stream ${id}`;
     let up: UpstreamStream | undefined;
-    let attempts = 0;
-    let timer: NodeJS.Timeout | undefined;
-    let done = false;
-    let askedNds = false;
+    let stopped = false;
+    let initialRequestsSent = false;
 
-    const reconnectLater = (why: string) => {
-      if (done || closing) return;
-      const delay = Math.min(options.retryMaxMs ?? 30_000, (options.retryInitialMs ?? 100) * 2 ** attempts++);
-      log.warn(`XDS proxy: ${kind} upstream to ${options.discoveryAddress} lost (${why}); reconnecting in ${delay} ms`);
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        counters.reconnects++;
-        connect();
-      }, delay);
+    const con: Connection = {
+      id,
+      stop(status) {
+        if (stopped) return;
+        stopped = true;
+        if (connected === con) connected = undefined;
+        const u = up;
+        up = undefined;
+        u?.removeAllListeners("data");
+        u?.cancel();
+        con.upstream?.close();
+        if (call.cancelled || call.destroyed) return;
+        if (!status || status.code === Status.OK) call.end();
+        else call.emit("error", { code: status.code, details: status.details ?? "", metadata: status.metadata });
+      },
     };
+    // registerStream: only one connection at a time; the previous one is closed.
+    if (connected) {
+      log.warn(`XDS proxy: registered overlapping stream; closing previous (stream ${connected.id})`);
+      counters.replaced++;
+      connected.stop();
+    }
+    connected = con;
+    if (closing) {
+      con.stop({ code: Status.UNAVAILABLE, details: "XDS proxy is shutting down" });
+      return;
+    }
 
-    const connect = () => {
-      if (done || closing) return;
-      let stream: UpstreamStream;
-      try {
-        stream = openUp();
-      } catch (error) {
-        reconnectLater((error as Error).message);
+    const sendUp = (request: Message) => {
+      counters.requests++;
+      up?.write(request);
+    };
+    con.send = sendUp;
+
+    // Envoy → istiod, with the agent's own first requests after Envoy's first LDS request.
+    call.on("data", (request: Message) => {
+      if (stopped) return;
+      sendUp(request);
+      if (!initialRequestsSent && request.typeUrl === LISTENER_TYPE) {
+        if (healthRequest) sendUp(healthRequest);
+        if (handlers.has(NAME_TABLE_TYPE)) sendUp({ typeUrl: NAME_TABLE_TYPE });
+        if (handlers.has(PROXY_CONFIG_TYPE)) sendUp({ typeUrl: PROXY_CONFIG_TYPE });
+        initialRequestsSent = true;
+      }
+    });
+    // Envoy ended its side, went away or broke: the upstream goes with it, and the call ends OK.
+    call.on("end", () => con.stop());
+    call.on("cancelled", () => con.stop());
+    call.on("error", (error) => {
+      if (stopped) return; // the status this proxy sent (see stop)
+      log.debug(`XDS proxy: ${label}: Envoy's stream failed: ${error.message}`);
+      con.stop();
+    });
+
+    const upstream = dialUpstream({
+      discoveryAddress: options.discoveryAddress,
+      rootCertPem,
+      serverName: options.serverName,
+      tokenPath: tokenPath === false ? undefined : tokenPath,
+      clusterId: options.clusterId,
+      dial,
+      keepalive,
+    });
+    con.upstream = upstream;
+    let stream: UpstreamStream;
+    try {
+      stream = upstream.open(kind);
+    } catch (error) {
+      log.warn(`XDS proxy: failed to connect to upstream ${options.discoveryAddress}: ${(error as Error).message}`);
+      con.stop({ code: Status.UNAVAILABLE, details: (error as Error).message });
+      return;
+    }
+    up = stream;
+    log.info(`XDS proxy: ${label} connected to upstream XDS server ${options.discoveryAddress}`);
+
+    // istiod → Envoy (or the agent's handlers).
+    stream.on("data", (response: Message) => {
+      if (stopped) return;
+      counters.responses++;
+      const typeUrl = String(response.typeUrl ?? "");
+      const handler = handlers.get(typeUrl);
+      if (handler) {
+        const payload = shapes.firstPayload(response);
+        if (payload === undefined) return; // an empty response: nothing to do, no ACK
+        let error: string | undefined;
+        try {
+          handler(payload);
+        } catch (e) {
+          error = (e as Error).message;
+          counters.malformed++;
+          counters.nacks++;
+          log.warn(`XDS proxy: ${shortType(typeUrl)} from istiod rejected: ${error}`);
+        }
+        sendUp(shapes.ack(response, error === undefined ? undefined : { code: INTERNAL, message: error }));
         return;
       }
-      up = stream;
-      upstreams.add(stream);
-      for (const request of state.replay()) stream.write(request);
-      if (healthRequest) stream.write(healthRequest);
-      stream.on("data", (response: Message) => {
-        attempts = 0;
-        counters.responses++;
-        if (response.typeUrl === NAME_TABLE_TYPE_URL && options.onNameTable) {
-          takeNameTables(state, response, stream);
-          return;
-        }
-        if (response.typeUrl === EXTENSION_CONFIG_TYPE_URL) noticeEcds();
-        state.sawResponse(response);
-        if (!call.write(response)) {
-          counters.paused++;
-          stream.pause();
-          call.once("drain", () => stream.resume());
-        }
-      });
-      const lost = (why: string) => {
-        upstreams.delete(stream);
-        if (up !== stream) return;
-        up = undefined;
-        reconnectLater(why);
-      };
-      stream.on("error", (error: Error & { code?: number; details?: string }) => {
-        if (/deserializ|parse/i.test(error.details ?? error.message)) counters.malformed++;
-        lost(error.details || error.message);
-      });
-      stream.on("end", () => lost("stream ended"));
-    };
-
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      open.delete(finish);
-      const u = up;
-      up = undefined;
-      if (u) upstreams.delete(u);
-      u?.cancel();
-    };
-    open.add(finish);
-
-    call.on("data", (request: Message) => {
-      counters.requests++;
-      state.remember(request);
-      up?.write(request);
-      if (options.onNameTable && !askedNds) {
-        askedNds = true;
-        const nds = state.ndsRequest();
-        state.remember(nds);
-        up?.write(nds);
+      if (typeUrl === EXTENSION_CONFIG_TYPE_URL) noticeEcds();
+      if (!isEnvoyType(typeUrl) && typeUrl !== WORKLOAD_TYPE) {
+        counters.dropped++;
+        log.warn(`XDS proxy: skipping forwarding type url ${typeUrl} to Envoy as it is not a valid Envoy type`);
+        return;
+      }
+      if (!call.write(response)) {
+        counters.paused++;
+        stream.pause();
+        call.once("drain", () => stream.resume());
       }
     });
-    call.on("end", () => {
-      finish();
-      call.end();
+    // istiod ended the stream or went away: so does Envoy's stream, with istiod's status.
+    stream.on("status", (s: StatusObject) => {
+      if (stopped) return;
+      counters.upstreamTerminations++;
+      const line = `XDS proxy: ${label}: upstream terminated with status ${Status[s.code] ?? s.code}: ${s.details}`;
+      if (s.code === Status.OK || s.code === Status.CANCELLED) log.debug(line);
+      else log.warn(line);
+      con.stop(s);
     });
-    call.on("cancelled", finish);
-    call.on("error", (error) => {
-      log.warn(`XDS proxy: ${kind} downstream error: ${error.message}`);
-      finish();
-    });
-    connect();
+    stream.on("error", () => {}); // reported through "status"
   }
 
-  const server = new Server({ "grpc.max_receive_message_length": 4 << 20 });
+  // istiogrpc.ServerOptions(istiokeepalive.DefaultOption()): features.MaxConcurrentStreams (100,000),
+  // features.MaxRecvMsgSize (4 MiB), keepalive pings.
+  const server = new Server({
+    "grpc.max_concurrent_streams": 100_000,
+    "grpc.max_receive_message_length": 4 << 20,
+    "grpc.keepalive_time_ms": keepalive.timeMs,
+    "grpc.keepalive_timeout_ms": keepalive.timeoutMs,
+  });
   const ads = countingDecoders(
     serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService").service,
     (method, error) => {
@@ -244,30 +334,28 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     },
   );
   server.addService(ads, {
-    StreamAggregatedResources: (call: Downstream) =>
-      bridge(call, sotwState(), () => upstream.openSotw() as UpstreamStream, "ADS"),
-    DeltaAggregatedResources: (call: Downstream) =>
-      bridge(call, deltaState(), () => upstream.openDelta() as UpstreamStream, "delta ADS"),
+    StreamAggregatedResources: (call: Downstream) => handleStream(call, "sotw"),
+    DeltaAggregatedResources: (call: Downstream) => handleStream(call, "delta"),
   });
   await bindUnixSocket(server, socketPath);
   log.info(`XDS proxy listening on ${socketPath}, upstream ${options.discoveryAddress}`);
 
+  const ready = () => connected?.upstream?.connected() ?? false;
   return {
     socketPath,
-    ready: () => upstream.connected(),
-    notReadyReason: () => (upstream.connected() ? undefined : `XDS proxy not connected to ${options.discoveryAddress}`),
+    ready,
+    notReadyReason: () => (ready() ? undefined : `XDS proxy not connected to ${options.discoveryAddress}`),
     stats: () => ({ ...counters }),
     sendHealth(event) {
       healthRequest = event.healthy
         ? { typeUrl: HEALTH_INFO_TYPE_URL }
-        : { typeUrl: HEALTH_INFO_TYPE_URL, errorDetail: { code: GRPC_INTERNAL, message: event.message ?? "" } };
-      for (const stream of upstreams) stream.write(healthRequest);
+        : { typeUrl: HEALTH_INFO_TYPE_URL, errorDetail: { code: INTERNAL, message: event.message ?? "" } };
+      connected?.send?.(healthRequest);
     },
     async close() {
       closing = true;
-      for (const finish of [...open]) finish();
+      connected?.stop({ code: Status.UNAVAILABLE, details: "XDS proxy is shutting down" });
       await shutdown(server);
-      upstream.close();
     },
   };
 }

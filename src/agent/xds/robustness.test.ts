@@ -1,7 +1,8 @@
 /**
  * Malformed input never takes the XDS proxy down: the name-table decoder turns any bytes into a table
- * or a one-line NameTableError (fast-check), a bad table from istiod is counted and not handed on,
- * and undecodable frames from an "Envoy" end that stream with an error while others are served.
+ * or a one-line NameTableError (fast-check), a bad table from istiod is counted, NACKed and not
+ * handed on, and undecodable frames from an "Envoy" end that stream with an error while others are
+ * served.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +18,8 @@ import { decodeNameTable } from "./name-table-decode.js";
 import { startXdsProxy } from "./proxy.js";
 import { adsClient } from "./testing/ads-client.js";
 import { startFakeIstiod } from "./testing/fake-istiod.js";
+
+const LDS = "type.googleapis.com/envoy.config.listener.v3.Listener";
 
 test("decodeNameTable: any bytes give a table or a NameTableError", () => {
   fc.assert(
@@ -77,7 +80,7 @@ test("garbage from Envoy and a bad name table from istiod: counted, the proxy ke
   });
   const envoy = adsClient(`unix:${proxy3.socketPath}`);
   try {
-    envoy.send({ typeUrl: "t" });
+    envoy.send({ typeUrl: LDS });
     const deadline = Date.now() + 10_000;
     while ((istiod.streams.at(-1)?.requests.length ?? 0) < 2 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
@@ -88,11 +91,12 @@ test("garbage from Envoy and a bad name table from istiod: counted, the proxy ke
       typeUrl: NAME_TABLE_TYPE_URL,
       resources: [{ typeUrl: NAME_TABLE_TYPE_URL, value: Buffer.from([0x0a, 0xff, 0xff, 0x0f]) }],
     });
-    await s.push({ nonce: "y", typeUrl: "t", resources: [] });
+    await s.push({ nonce: "y", typeUrl: LDS, resources: [] });
     await envoy.waitFor(1);
     assert.equal(envoy.responses[0]?.nonce, "y");
     assert.deepEqual(tables, []);
     assert.ok(proxy3.stats().malformed >= 1);
+    assert.equal(proxy3.stats().nacks, 1);
   } finally {
     envoy.close();
     await proxy3.close();

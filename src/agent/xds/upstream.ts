@@ -1,11 +1,13 @@
 /**
- * The XDS proxy's one connection to istiod (`discoveryAddress`): a gRPC channel with TLS verified
+ * The XDS proxy's connections to istiod (`discoveryAddress`). As pilot-agent's `buildUpstreamConn`,
+ * each Envoy stream gets a connection of its own (a new connection may reach another istiod, which
+ * must not see the pending messages of the old one), closed when that stream ends: TLS verified
  * against istiod's root certificate (or plaintext when no root is given, as for istiod's 15010), and
- * per stream the pod's token as `authorization: Bearer …` (read anew each time, the kubelet rotates
- * it) and the `ClusterID` header, as pilot-agent's proxy dials istiod.
+ * on the stream the pod's token as `authorization: Bearer …` (read anew each time, the kubelet
+ * rotates it) and the `ClusterID` header.
  */
 import { type Channel, type ClientDuplexStream, connectivityState, type Metadata } from "@grpc/grpc-js";
-import { istiodChannel, istiodMetadata } from "../istiod-channel.js";
+import { callMetadata, type IstiodTls, istiodChannel, istiodDial, istiodMetadata } from "../istiod-channel.js";
 import { serviceClient } from "../protos.js";
 
 export interface UpstreamOptions {
@@ -16,37 +18,59 @@ export interface UpstreamOptions {
   /** Token file; absent: no bearer token (plaintext istiod on 15010). */
   tokenPath?: string;
   clusterId: string;
-  /** Largest message accepted from istiod (default 4 MiB × 100, as Envoy's ADS client allows large pushes). */
-  maxMessageBytes?: number;
+  /**
+   * pilot-agent's dial (XdsProxy.buildUpstreamClientDialOpts): TLS per XDS_ROOT_CA / ISTIOD_SAN /
+   * PROV_CERT, XDS_HEADER_* and the credential fetcher's token. When given it replaces
+   * rootCertPem/serverName/tokenPath. Its files are read at each dial, so a replaced root is used by
+   * the next stream (Agent.startFileWatcher → initIstiodDialOptions).
+   */
+  dial?: { tls: IstiodTls | undefined; headers: Record<string, string>; token?: () => string };
+  /** istiokeepalive.DefaultOption's Time and Timeout (default 30 s and 10 s). */
+  keepalive?: { timeMs: number; timeoutMs: number };
 }
 
-type Duplex = ClientDuplexStream<unknown, Record<string, unknown>>;
+export type UpstreamStream = ClientDuplexStream<Record<string, unknown>, Record<string, unknown>>;
 
-export interface Upstream {
-  openSotw(): Duplex;
-  openDelta(): Duplex;
-  /** The channel is connected (readiness). */
+/** One connection to istiod, for one Envoy stream. */
+export interface UpstreamConnection {
+  /** Opens the ADS stream (throws a one-line error when the token cannot be read). */
+  open(kind: "sotw" | "delta"): UpstreamStream;
+  /** The connection is up. */
   connected(): boolean;
   close(): void;
 }
 
-export function connectUpstream(options: UpstreamOptions): Upstream {
+/** Istio's `defaultClientMaxReceiveMessageSize` (math.MaxInt32); grpc-js takes -1 for no limit. */
+const UNLIMITED = -1;
+
+export function dialUpstream(options: UpstreamOptions): UpstreamConnection {
   const Stub = serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService");
-  const channel = istiodChannel({ ...options, address: options.discoveryAddress });
-  const max = options.maxMessageBytes ?? 400 << 20;
+  const channel = options.dial
+    ? istiodDial(options.dial.tls)
+    : istiodChannel({ ...options, address: options.discoveryAddress });
   const stub = new Stub(options.discoveryAddress, channel.credentials, {
     ...channel.options,
-    "grpc.max_receive_message_length": max,
-    "grpc.max_send_message_length": max,
-    "grpc.keepalive_time_ms": 30_000,
-  }) as unknown as Record<string, (metadata: Metadata) => Duplex> & { close(): void; getChannel(): Channel };
-
-  const metadata = () => istiodMetadata("XDS proxy", options.tokenPath, options.clusterId);
-  const open = (method: string) => (stub[method] as (m: Metadata) => Duplex).call(stub, metadata());
+    // A connection of this stream's own, not one shared through grpc-js's global subchannel pool.
+    "grpc.use_local_subchannel_pool": 1,
+    "grpc.max_receive_message_length": UNLIMITED,
+    "grpc.max_send_message_length": UNLIMITED,
+    // istiogrpc.ClientOptions: keepalive pings, 1 MiB windows.
+    "grpc.keepalive_time_ms": options.keepalive?.timeMs ?? 30_000,
+    "grpc.keepalive_timeout_ms": options.keepalive?.timeoutMs ?? 10_000,
+    "grpc-node.flow_control_window": 1 << 20,
+  }) as unknown as Record<string, (metadata: Metadata) => UpstreamStream> & {
+    close(): void;
+    getChannel(): Channel;
+  };
   return {
-    openSotw: () => open("StreamAggregatedResources"),
-    openDelta: () => open("DeltaAggregatedResources"),
-    connected: () => stub.getChannel().getConnectivityState(true) === connectivityState.READY,
+    open(kind) {
+      const metadata = options.dial
+        ? callMetadata(options.clusterId, options.dial.headers, options.dial.token)
+        : istiodMetadata("XDS proxy", options.tokenPath, options.clusterId);
+      const method = kind === "sotw" ? "StreamAggregatedResources" : "DeltaAggregatedResources";
+      return (stub[method] as (m: Metadata) => UpstreamStream).call(stub, metadata);
+    },
+    connected: () => stub.getChannel().getConnectivityState(false) === connectivityState.READY,
     close: () => stub.close(),
   };
 }

@@ -1,0 +1,122 @@
+/**
+ * The four xDS resources a proxyless gRPC client needs for one `xds:///host:port` service, as istiod
+ * builds them for the `grpc` generator in outline: a Listener named `host:port` whose API listener is
+ * an HttpConnectionManager taking its routes over RDS with the router filter, a RouteConfiguration
+ * sending everything to `outbound|port||host`, that Cluster of type EDS over ADS, and its
+ * ClusterLoadAssignment with one endpoint. Encoded with protobufjs straight from Envoy's protos (the
+ * XDS proxy under test never decodes them; @grpc/grpc-js-xds does).
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import protobuf from "protobufjs";
+
+const require = createRequire(import.meta.url);
+const deps = join(dirname(require.resolve("@grpc/grpc-js-xds/package.json")), "deps");
+const INCLUDE = [
+  ...["envoy-api", "xds", "googleapis", "protoc-gen-validate"].map((d) => join(deps, d)),
+  // google/protobuf/descriptor.proto, which the validate options import.
+  dirname(require.resolve("protobufjs/package.json")),
+];
+
+export const LISTENER_TYPE = "type.googleapis.com/envoy.config.listener.v3.Listener";
+export const ROUTE_TYPE = "type.googleapis.com/envoy.config.route.v3.RouteConfiguration";
+export const CLUSTER_TYPE = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
+export const ENDPOINT_TYPE = "type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment";
+const HCM = "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager";
+const ROUTER = "envoy.extensions.filters.http.router.v3.Router";
+
+let root: protobuf.Root | undefined;
+
+function types(): protobuf.Root {
+  if (root) return root;
+  const r = new protobuf.Root();
+  r.resolvePath = (_origin, target) => {
+    for (const dir of INCLUDE) if (existsSync(join(dir, target))) return join(dir, target);
+    return target;
+  };
+  r.loadSync(
+    [
+      "envoy/config/listener/v3/listener.proto",
+      "envoy/config/route/v3/route.proto",
+      "envoy/config/cluster/v3/cluster.proto",
+      "envoy/config/endpoint/v3/endpoint.proto",
+      "envoy/extensions/filters/network/http_connection_manager/v3/http_connection_manager.proto",
+      "envoy/extensions/filters/http/router/v3/router.proto",
+    ],
+    { keepCase: true },
+  );
+  root = r;
+  return r;
+}
+
+export interface AnyValue {
+  typeUrl: string;
+  value: Buffer;
+}
+
+function encode(fullName: string, object: Record<string, unknown>): Buffer {
+  const t = types().lookupType(fullName);
+  return Buffer.from(t.encode(t.fromObject(object)).finish());
+}
+
+function any(fullName: string, object: Record<string, unknown>): { type_url: string; value: Buffer } {
+  return { type_url: `type.googleapis.com/${fullName}`, value: encode(fullName, object) };
+}
+
+export interface GrpcService {
+  /** `echo.shop.svc.cluster.local` */
+  host: string;
+  port: number;
+  endpoint: { address: string; port: number };
+}
+
+/** The resources by type URL, each as the `Any` a DiscoveryResponse carries, with its name. */
+export function grpcServiceResources(svc: GrpcService): Record<string, { name: string; any: AnyValue }> {
+  const listener = `${svc.host}:${svc.port}`;
+  const cluster = `outbound|${svc.port}||${svc.host}`;
+  const ads = { ads: {}, resource_api_version: "V3" };
+  const out: Record<string, { name: string; any: AnyValue }> = {};
+  const put = (typeUrl: string, fullName: string, name: string, object: Record<string, unknown>) => {
+    out[typeUrl] = { name, any: { typeUrl, value: encode(fullName, object) } };
+  };
+  put(LISTENER_TYPE, "envoy.config.listener.v3.Listener", listener, {
+    name: listener,
+    api_listener: {
+      api_listener: any(HCM, {
+        rds: { config_source: ads, route_config_name: listener },
+        http_filters: [{ name: "envoy.filters.http.router", typed_config: any(ROUTER, {}) }],
+      }),
+    },
+  });
+  put(ROUTE_TYPE, "envoy.config.route.v3.RouteConfiguration", listener, {
+    name: listener,
+    virtual_hosts: [
+      { name: listener, domains: [svc.host, listener], routes: [{ match: { prefix: "" }, route: { cluster } }] },
+    ],
+  });
+  put(CLUSTER_TYPE, "envoy.config.cluster.v3.Cluster", cluster, {
+    name: cluster,
+    type: "EDS",
+    eds_cluster_config: { eds_config: ads, service_name: cluster },
+    lb_policy: "ROUND_ROBIN",
+  });
+  put(ENDPOINT_TYPE, "envoy.config.endpoint.v3.ClusterLoadAssignment", cluster, {
+    cluster_name: cluster,
+    endpoints: [
+      {
+        locality: { region: "local" },
+        load_balancing_weight: { value: 1 },
+        lb_endpoints: [
+          {
+            endpoint: {
+              address: { socket_address: { address: svc.endpoint.address, port_value: svc.endpoint.port } },
+            },
+            load_balancing_weight: { value: 1 },
+          },
+        ],
+      },
+    ],
+  });
+  return out;
+}

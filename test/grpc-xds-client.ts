@@ -1,0 +1,27 @@
+// A proxyless gRPC client for the agent tests, run as a child process because @grpc/grpc-js-xds reads
+// its bootstrap once per process (GRPC_XDS_BOOTSTRAP names the file). It calls the unary method
+// `/echo.Echo/Say` of the `xds:///` target given as the first argument with the second argument as
+// the request bytes, and prints the reply (or `ERROR <code> <details>`), one line, then exits.
+import { Client, credentials, type ServiceError } from "@grpc/grpc-js";
+import * as xds from "@grpc/grpc-js-xds";
+
+xds.register();
+const [target, text] = process.argv.slice(2);
+if (!target || text === undefined) {
+  console.error("usage: grpc-xds-client.ts xds:///name:port TEXT");
+  process.exit(2);
+}
+const client = new Client(target, credentials.createInsecure());
+const deadline = new Date(Date.now() + 20_000);
+client.makeUnaryRequest(
+  "/echo.Echo/Say",
+  (b: Buffer) => b,
+  (b: Buffer) => b,
+  Buffer.from(text),
+  { deadline },
+  (error: ServiceError | null, reply?: Buffer) => {
+    console.log(error ? `ERROR ${error.code} ${error.details}` : `REPLY ${reply?.toString()}`);
+    client.close();
+    process.exit(0);
+  },
+);
