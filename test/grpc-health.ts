@@ -26,6 +26,8 @@ function healthDefinition(): grpc.ServiceDefinition {
 
 export interface HealthServer {
   port: number;
+  /** The peer address of each Check call, as grpc-js reports it (`host:port`, IPv6 in brackets). */
+  peers: string[];
   close(): void;
 }
 
@@ -39,8 +41,10 @@ export async function startHealthServer(
   port = 0,
 ): Promise<HealthServer> {
   const server = new grpc.Server();
+  const peers: string[] = [];
   server.addService(healthDefinition(), {
     Check: (call: grpc.ServerUnaryCall<{ service: string }, unknown>, cb: grpc.sendUnaryData<{ status: number }>) => {
+      peers.push(call.getPeer());
       const status = statusOf(call.request.service);
       if (status === undefined) cb({ code: grpc.status.NOT_FOUND, details: "unknown service" });
       else cb(null, { status });
@@ -55,5 +59,5 @@ export async function startHealthServer(
       server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
     );
   }
-  return { port: bound, close: () => server.forceShutdown() };
+  return { port: bound, peers, close: () => server.forceShutdown() };
 }

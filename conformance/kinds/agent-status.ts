@@ -110,7 +110,6 @@ function serverOptions(agent: Json, extra: Partial<StatusServerOptions>): Status
     upstreamLocalAddress:
       typeof overrides.upstreamLocalAddress === "string" ? overrides.upstreamLocalAddress : undefined,
     maxAppBodyBytes: typeof overrides.maxAppBodyBytes === "number" ? overrides.maxAppBodyBytes : undefined,
-    envoyReadinessTimeoutMs: 2000,
     ...extra,
   };
 }
@@ -352,7 +351,7 @@ async function judgeReadinessUnit(v: Json, fixtures: Json): Promise<Verdict> {
   const steps = v.steps as { adminStats: string | null; adminDown?: boolean; newAdminServer?: boolean; want: Json }[];
   let admin: Fake | undefined;
   const body = { text: "" };
-  const probe = new EnvoyReadinessProbe({ host: "127.0.0.1", adminPort: 1, timeoutMs: 2000 });
+  const probe = new EnvoyReadinessProbe({ host: "127.0.0.1", adminPort: 1 });
   try {
     for (const [i, step] of steps.entries()) {
       if (step.adminDown) {

@@ -17,6 +17,15 @@ import { dnsDomain } from "./bootstrap/identity.js";
 import type { MetadataOptions, Node } from "./bootstrap/node-metadata.js";
 import { type BootstrapConfig, type BootstrapFeatures, DEFAULT_FEATURES } from "./bootstrap/template-params.js";
 import type { EnvoyConfig } from "./envoy/args.js";
+import {
+  AddressError,
+  formatAddr,
+  isLinkLocalMulticast,
+  isLinkLocalUnicast,
+  isLoopback,
+  parseAddr,
+  unmap,
+} from "./netip.js";
 import { envReader } from "./options/env.js";
 
 /** Input the agent cannot start with; the message names the variable, flag or file. */
@@ -24,7 +33,7 @@ export class AgentConfigError extends Error {
   override name = "AgentConfigError";
 }
 
-/** The ports pilot-agent gives Envoy's own listeners. */
+/** The ports pilot-agent gives Envoy's own listeners by default (ENVOY_STATUS_PORT, ENVOY_PROMETHEUS_PORT). */
 export const ENVOY_STATUS_PORT = 15021;
 export const ENVOY_PROMETHEUS_PORT = 15090;
 
@@ -45,8 +54,10 @@ export interface AgentPlanInputs {
   args: AgentArgs;
   env: Readonly<Record<string, string>>;
   files: AgentFiles;
-  /** The host's non-loopback addresses, used when INSTANCE_IP is not set. */
+  /** The addresses of the host's non-loopback interfaces, in interface order (filtered here as GetPrivateIPs). */
   hostIPs: readonly string[];
+  /** Every interface's addresses by name, for traffic.sidecar.istio.io/excludeInterfaces. */
+  interfaceAddresses?: Readonly<Record<string, readonly string[]>>;
   /** The agent's version (ISTIO_VERSION of the node when the metadata gives none). */
   binaryVersion: string;
 }
@@ -83,7 +94,7 @@ export interface AgentPlan {
   envoy: EnvoyConfig;
   /** DISABLE_ENVOY (the grpc-agent template sets it): the agent runs without Envoy. */
   disableEnvoy: boolean;
-  /** GRPC_XDS_BOOTSTRAP: where the proxyless gRPC bootstrap goes, when set. */
+  /** GRPC_XDS_BOOTSTRAP (default ./etc/istio/proxy/grpc-bootstrap.json): where the gRPC bootstrap goes; undefined when set empty. */
   grpcBootstrapPath?: string;
   drain: DrainPlan;
   /** `--profiling` (default true): the status server serves /debug/pprof/. */
@@ -93,6 +104,7 @@ export interface AgentPlan {
   warnings: string[];
 }
 
+const DEFAULT_GRPC_BOOTSTRAP = "./etc/istio/proxy/grpc-bootstrap.json";
 const DEFAULT_TEMPLATE_PATH = "./var/lib/istio/envoy/envoy_bootstrap_tmpl.json";
 const FIPS_POLICIES = new Set(["fips-140-2", "fips-140-3"]);
 
@@ -108,18 +120,59 @@ function durationMs(d: unknown): number | undefined {
   return Number(parseProtoDuration(d) / 1_000_000n);
 }
 
+/** An address as GetPrivateIPsIfAvailable keeps it (unmapped, not loopback, link-local or unspecified), else undefined. */
+function privateIP(text: string): string | undefined {
+  let a: ReturnType<typeof parseAddr>;
+  try {
+    a = unmap(parseAddr(text.split("%")[0] ?? ""));
+  } catch (e) {
+    if (e instanceof AddressError) return undefined;
+    throw e;
+  }
+  if (isLoopback(a) || isLinkLocalUnicast(a) || isLinkLocalMulticast(a) || a.bytes.every((b) => b === 0))
+    return undefined;
+  return formatAddr(a);
+}
+
+/**
+ * app/cmd.go initProxy: INSTANCE_IP first when it parses (one address), then the host's private
+ * addresses (127.0.0.1 and ::1 when there are none), less those of the interfaces in the pod's
+ * traffic.sidecar.istio.io/excludeInterfaces annotation and the pod IP itself.
+ */
+function proxyIPAddresses(
+  instanceIP: string,
+  inputs: AgentPlanInputs,
+  annotations: Record<string, string> | undefined,
+): string[] {
+  const out: string[] = [];
+  try {
+    out.push(formatAddr(parseAddr(instanceIP)));
+  } catch (e) {
+    if (!(e instanceof AddressError)) throw e;
+  }
+  let proxyAddrs = inputs.hostIPs.map(privateIP).filter((a): a is string => a !== undefined);
+  if (proxyAddrs.length === 0) proxyAddrs = ["127.0.0.1", "::1"];
+  const exclude = new Set(out);
+  const excluded = annotations?.["traffic.sidecar.istio.io/excludeInterfaces"];
+  if (excluded !== undefined) {
+    for (const name of excluded.split(",")) {
+      for (const text of inputs.interfaceAddresses?.[name] ?? []) {
+        const a = privateIP(text);
+        if (a !== undefined) exclude.add(a);
+      }
+    }
+  }
+  return [...out, ...proxyAddrs.filter((a) => !exclude.has(a))];
+}
+
 export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   const { args, env, files } = inputs;
   const warnings: string[] = [];
   // Istio's pkg/env policy: a value that does not parse is a warning, and the default is used.
   const read = envReader(env, (w) => warnings.push(w));
+  // POD_NAME and POD_NAMESPACE may be unset (a VM): the ID is then ".", as pilot-agent's.
   const podName = env.POD_NAME ?? "";
   const podNamespace = env.POD_NAMESPACE ?? "";
-  if (podName === "" || podNamespace === "") {
-    throw new AgentConfigError(
-      `env ${podName === "" ? "POD_NAME" : "POD_NAMESPACE"} is not set: the agent names its proxy POD_NAME.POD_NAMESPACE`,
-    );
-  }
   let annotations: Record<string, string> | undefined;
   if (files.annotations !== undefined) {
     // ConstructProxyConfig reads the annotations file itself; a bad file only loses the annotations.
@@ -148,12 +201,7 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   }
   const pc = built.proxyConfig;
   warnings.push(...built.warnings);
-  const instanceIPs = (env.INSTANCE_IP ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  if (instanceIPs.length === 0) instanceIPs.push(...inputs.hostIPs);
-  if (instanceIPs.length === 0) instanceIPs.push("127.0.0.1");
+  const instanceIPs = proxyIPAddresses(env.INSTANCE_IP ?? "", inputs, annotations);
   const id = `${podName}.${podNamespace}`;
   const domain = dnsDomain(args.domain, podNamespace);
   const serviceNode = [args.proxyType, instanceIPs[0], id, domain].join("~");
@@ -179,11 +227,14 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
     credentialSocketExists: files.credentialSocketExists === true,
     customCredentialsFileExists: files.customCredentialsFileExists === true,
     outlierLogPath: flags.outlierLogPath ?? "",
-    envoyStatusPort: ENVOY_STATUS_PORT,
-    envoyPrometheusPort: ENVOY_PROMETHEUS_PORT,
+    // options.go: envoyStatusPortEnv, envoyPrometheusPortEnv and the mTLS metrics ports (0 = none).
+    envoyStatusPort: read.int("ENVOY_STATUS_PORT", ENVOY_STATUS_PORT),
+    envoyPrometheusPort: read.int("ENVOY_PROMETHEUS_PORT", ENVOY_PROMETHEUS_PORT),
+    envoySecureMetricsPort: read.int("ENVOY_SECURE_METRICS_PORT", 0),
+    envoySecureMergedMetricsPort: read.int("ENVOY_SECURE_MERGED_METRICS_PORT", 0),
     exitOnZeroActiveConnections: exitOnZero,
     metadataDiscovery,
-    envoySkipDeprecatedLogs: read.bool("ENVOY_SKIP_DEPRECATED_LOGS", false),
+    envoySkipDeprecatedLogs: read.bool("ENVOY_SKIP_DEPRECATED_LOGS", true),
     workloadIdentitySocketFile: env.WORKLOAD_IDENTITY_SOCKET_FILE || "socket",
     binaryVersion: inputs.binaryVersion,
     annotationsFile: files.annotations,
@@ -202,8 +253,8 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   const templateFromConfig =
     customConfigFile || (typeof pc.proxyBootstrapTemplatePath === "string" ? pc.proxyBootstrapTemplatePath : "");
   const templatePath = env.ISTIO_BOOTSTRAP || flags.templateFile || templateFromConfig || DEFAULT_TEMPLATE_PATH;
-  const terminationDrainMs =
-    durationMs(pc.terminationDrainDuration) ?? read.durationMs("TERMINATION_DRAIN_DURATION_SECONDS", 5000);
+  // Agent.terminate: the proxy config's terminationDrainDuration (mesh default 5 s); no variable.
+  const terminationDrainMs = durationMs(pc.terminationDrainDuration) ?? 5000;
   return {
     proxyType: args.proxyType,
     id,
@@ -230,7 +281,8 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
       fileFlushMinSizeKB: typeof pc.fileFlushMinSizeKb === "number" ? pc.fileFlushMinSizeKb : undefined,
     },
     disableEnvoy: read.bool("DISABLE_ENVOY", false),
-    grpcBootstrapPath: env.GRPC_XDS_BOOTSTRAP || undefined,
+    // options.go grpcBootstrapEnv: ./etc/istio/proxy/grpc-bootstrap.json unless set (set empty: none).
+    grpcBootstrapPath: read.string("GRPC_XDS_BOOTSTRAP", DEFAULT_GRPC_BOOTSTRAP) || undefined,
     drain: {
       inboundOnly: args.proxyType === "sidecar",
       terminationDrainMs,

@@ -77,8 +77,10 @@ describe("meshinject agent", () => {
     }
   });
 
-  it("needs POD_NAME and POD_NAMESPACE", async () => {
-    oneLineError(await agent(["proxy"], { PATH: POD.PATH }), /env POD_NAME is not set/);
+  it("runs without POD_NAME and POD_NAMESPACE (a VM), as pilot-agent does", async () => {
+    const r = await agent(["bootstrap"], { PATH: POD.PATH, INSTANCE_IP: "10.0.0.5" });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).node.id, "sidecar~10.0.0.5~.~.svc.cluster.local");
   });
 
   it("refuses what pilot-agent refuses", async () => {

@@ -28,11 +28,11 @@ describe("envoyBootstrapPreview", () => {
   });
 
   it("says when the agent would not start, as `meshinject agent` would", () => {
-    const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: istio-proxy, image: proxyv2, args: [proxy, sidecar]}\n`;
+    const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: istio-proxy, image: proxyv2, args: [proxy, sidecar], env: [{name: PROXY_CONFIG, value: "{"}]}\n`;
     const out = envoyBootstrapPreview(pod, { source: "p.yaml", namespace: "default", podIP: "10.0.0.1" });
-    assert.equal(
+    assert.match(
       out,
-      "# Pod default/p\n# the agent would not start: env POD_NAME is not set: the agent names its proxy POD_NAME.POD_NAMESPACE\n",
+      /^# Pod default\/p\n# the agent would not start: pilot-agent cannot read the PROXY_CONFIG environment variable: .*\n$/,
     );
   });
 

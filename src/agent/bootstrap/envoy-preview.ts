@@ -89,7 +89,7 @@ export function envoyBootstrapPreview(input: string, options: EnvoyPreviewOption
         });
         params = templateParams(bootstrapConfig(plan, getNodeMetaData(plan.metadataOptions)));
       } catch (e) {
-        // What `meshinject agent` would say before exiting, e.g. a custom template's proxy without POD_NAME.
+        // What `meshinject agent` would say before exiting, e.g. a PROXY_CONFIG that does not parse.
         if (!(e instanceof Error)) throw e;
         sections.push(`# ${header}\n# the agent would not start: ${oneLine(e.message)}\n`);
         return;

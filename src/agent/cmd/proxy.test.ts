@@ -9,7 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { get } from "node:http";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -149,5 +150,59 @@ describe("agent proxy: pilot-agent's start and stop order", () => {
     assert.equal(await agent.exit, 1, agent.output());
     assert.match(agent.output(), /meshinject agent: sds server: /);
     assert.doesNotMatch(agent.output(), /fake-envoy|Envoy command/);
+  });
+
+  it("writes the gRPC bootstrap to ./etc/istio/proxy/grpc-bootstrap.json by default, ready once its cert files exist", async () => {
+    const root = podRoot();
+    const status = await freePort();
+    const agent = startAgent(root, {
+      PROXY_CONFIG: JSON.stringify({ statusPort: status }),
+      DISABLE_ENVOY: "true",
+      OUTPUT_CERTS: "/certs",
+    });
+    const ready = () =>
+      new Promise<number>((resolve, reject) => {
+        get({ host: "127.0.0.1", port: status, path: "/healthz/ready", agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on("error", reject);
+      });
+    try {
+      await until(
+        agent.child,
+        agent.output,
+        /gRPC bootstrap written to \.\/etc\/istio\/proxy\/grpc-bootstrap\.json/,
+        "bootstrap",
+      );
+      const b = JSON.parse(readFileSync(join(root, "etc/istio/proxy/grpc-bootstrap.json"), "utf8"));
+      assert.equal(b.certificate_providers.default.config.certificate_file, "/certs/cert-chain.pem");
+      // grpcready: the file_watcher provider's files do not exist yet.
+      assert.equal(await ready(), 503);
+      await until(agent.child, agent.output, /\/certs\/cert-chain\.pem does not exist/, "grpcready's reason");
+      mkdirSync(join(root, "certs"));
+      for (const f of ["cert-chain.pem", "key.pem", "root-cert.pem"]) writeFileSync(join(root, "certs", f), "x");
+      assert.equal(await ready(), 200);
+    } finally {
+      agent.child.kill("SIGTERM");
+      await agent.exit;
+    }
+  });
+
+  it("runs the proxy config's readinessProbe (a VM's workload health check)", async () => {
+    const root = podRoot();
+    const marker = join(root, "probed");
+    const status = await freePort();
+    const agent = startAgent(root, {
+      PROXY_CONFIG: JSON.stringify({ statusPort: status, readinessProbe: { exec: { command: ["touch", marker] } } }),
+      DISABLE_ENVOY: "true",
+    });
+    try {
+      await until(agent.child, agent.output, /gRPC bootstrap written/, "start");
+      for (let i = 0; i < 200 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(existsSync(marker), agent.output());
+    } finally {
+      agent.child.kill("SIGTERM");
+      await agent.exit;
+    }
   });
 });

@@ -14,12 +14,16 @@ import { dirname } from "node:path";
 import { DNS_NOT_READY, type DnsProxy } from "../dns/server.js";
 import { writeBootstrap, writeFileAtomic } from "../envoy/bootstrap-file.js";
 import { EnvoyProcess } from "../envoy/supervisor.js";
+import { type ReadinessProbe, WorkloadHealthChecker } from "../health/checker.js";
 import { type AgentCommandLine, type AgentOptions, readAgentOptions } from "../options/agent-options.js";
-import { bootstrapConfig } from "../plan.js";
+import { type AgentPlan, bootstrapConfig } from "../plan.js";
+import { grpcReadyCheck } from "../process/grpc-ready.js";
 import { type AgentLog, Logger } from "../process/log.js";
 import { agentMetrics } from "../process/metrics.js";
 import { startAgentDnsProxy, startAgentSdsServer, startAgentXdsProxy } from "../process/servers.js";
 import { startAgentStatusServer } from "../process/status-port.js";
+import { EnvoyReadinessProbe } from "../status/envoy-probe.js";
+import type { XdsProxy } from "../xds/proxy.js";
 
 export interface ProxyCommandIO extends AgentCommandLine {
   /** Where log lines go (stderr by default). */
@@ -72,6 +76,29 @@ function shutdownRequest(log: AgentLog) {
   };
 }
 
+/**
+ * health.NewWorkloadHealthChecker as NewXdsProxy makes it: nothing without a readinessProbe; Envoy's
+ * readiness first unless Envoy is disabled; probes without a host go to the first proxy address
+ * ("localhost" with REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION). Returns the stop function.
+ */
+function startWorkloadHealth(plan: AgentPlan, options: AgentOptions, xdsProxy: XdsProxy): (() => void) | undefined {
+  const probe = plan.proxyConfig.readinessProbe as ReadinessProbe | undefined;
+  if (probe === undefined || probe === null) return undefined;
+  const ipv6 = options.status?.ipv6 === true;
+  const envoy = plan.disableEnvoy
+    ? undefined
+    : new EnvoyReadinessProbe({
+        host: ipv6 ? "::1" : "127.0.0.1",
+        adminPort: plan.proxyConfig.proxyAdminPort ?? 15000,
+      });
+  const checker = new WorkloadHealthChecker(probe, {
+    proxyAddrs: options.status?.legacyLocalhostProbeDestination ? [] : plan.instanceIPs,
+    ipv6,
+    envoyReady: envoy && (() => envoy.check()),
+  });
+  return checker.start((e) => xdsProxy.sendHealth({ healthy: e.healthy, message: e.unhealthyMessage }));
+}
+
 export async function proxyCommand(io: ProxyCommandIO): Promise<number> {
   const options: AgentOptions = await readAgentOptions(io);
   const { plan } = options;
@@ -87,13 +114,16 @@ export async function proxyCommand(io: ProxyCommandIO): Promise<number> {
   let dns: (Running & { proxy: DnsProxy }) | undefined;
   let sds: Running | undefined;
   let xds: Running | undefined;
+  let health: Running | undefined;
   let envoy: EnvoyProcess | undefined;
   const envoyRunning: Running = { name: "envoy", close: async () => envoy?.stop() };
   // Agent.Close's order, after Envoy has exited; the status server outlives them, answering not-ready.
   const stopAll = () => {
     shutdown.stopping();
-    return closeInOrder([envoyRunning, xds, dns, sds, status], log);
+    return closeInOrder([envoyRunning, health, xds, dns, sds, status], log);
   };
+  // NewServer: with a gRPC bootstrap path, its grpcready probe joins the readiness checks.
+  const grpcReady = options.grpcBootstrap && grpcReadyCheck(io.root, options.grpcBootstrap.shown);
   try {
     try {
       if (options.status) {
@@ -101,7 +131,9 @@ export async function proxyCommand(io: ProxyCommandIO): Promise<number> {
           options.status,
           {
             agentReady: () => (envoy !== undefined && !envoy.isRunning ? "Envoy is not running" : undefined),
-            checks: async () => (dns === undefined || dns.proxy.isReady() ? undefined : `dns proxy: ${DNS_NOT_READY}`),
+            checks: async () =>
+              (await grpcReady?.()) ??
+              (dns === undefined || dns.proxy.isReady() ? undefined : `dns proxy: ${DNS_NOT_READY}`),
             markReady: () => metrics.markReady(),
             skipDrain: () => envoy?.skipDrain(),
             drainNow: () => void envoy?.drainNow(),
@@ -127,6 +159,9 @@ export async function proxyCommand(io: ProxyCommandIO): Promise<number> {
         log.withScope("xdsproxy"),
       );
       xds = { name: "xds proxy", close: () => xdsProxy.close() };
+      // NewXdsProxy: the proxy config's readinessProbe (VMs) checked and reported to istiod as health.
+      const stopHealth = startWorkloadHealth(plan, options, xdsProxy);
+      if (stopHealth) health = { name: "health checker", close: async () => stopHealth() };
       if (options.grpcBootstrap) {
         await mkdir(dirname(options.grpcBootstrap.path), { recursive: true });
         await writeFileAtomic(options.grpcBootstrap.path, options.grpcBootstrap.text);

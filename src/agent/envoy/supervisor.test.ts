@@ -4,7 +4,7 @@
  * missing binary is a one-line error.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -133,6 +133,40 @@ describe("EnvoyProcess", () => {
     assert.equal(proc.isRunning, false);
     // One drain only, the one that keeps Envoy running; the stop that follows does not drain again.
     assert.deepEqual(out.text.match(/drain_listeners .*/g), ["drain_listeners ?inboundonly&graceful&skip_exit"]);
+  });
+
+  it("starts Envoy as uid and gid 1337 when the agent is root (pkg/envoy AgentIsRoot)", {
+    skip: process.getuid?.() !== 0 && "only root can start a process as another user",
+  }, async () => {
+    // A binary the proxy user may run, in a directory it may enter, printing who it runs as.
+    const open = mkdtempSync(join(tmpdir(), "meshinject-uid-"));
+    try {
+      chmodSync(open, 0o755);
+      const binary = join(open, "envoy");
+      writeFileSync(binary, '#!/bin/sh\necho "uid=$(id -u) gid=$(id -g)"\n', { mode: 0o755 });
+      const lines: string[] = [];
+      for (const agentIsRoot of [true, false]) {
+        const proc = new EnvoyProcess({
+          binaryPath: binary,
+          args: [],
+          cwd: open,
+          env: { PATH: process.env.PATH ?? "" },
+          admin: { host: "127.0.0.1", port: 1 },
+          ports: { statusPort: 15021, prometheusPort: 15090 },
+          drain: { inboundOnly: true, terminationDrainMs: 0, minDrainMs: 0, exitOnZeroActiveConnections: false },
+          log: new Logger({ write: () => {} }),
+          stdio: "pipe",
+          agentIsRoot,
+        });
+        await proc.start();
+        const out = outputOf(proc);
+        await proc.exited;
+        lines.push(out.text.trim());
+      }
+      assert.deepEqual(lines, ["uid=1337 gid=1337", "uid=0 gid=0"]);
+    } finally {
+      rmSync(open, { recursive: true, force: true });
+    }
   });
 
   it("reports a missing binary in one line", async () => {

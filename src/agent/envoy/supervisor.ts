@@ -29,7 +29,15 @@ export interface EnvoyProcessOptions {
   log: AgentLog;
   /** Where Envoy's output goes: the agent's own stdout/stderr by default. */
   stdio?: "inherit" | "pipe";
+  /**
+   * pkg/envoy proxy.go `AgentIsRoot`: Envoy runs as uid and gid 1337 (the agent is root and its DNS
+   * address ends in `:53`: permission-less Docker, where iptables cannot redirect).
+   */
+  agentIsRoot?: boolean;
 }
+
+/** The proxy's user and group (istio-proxy). */
+export const PROXY_UID = 1337;
 
 const POLL_MS = 1000;
 const MAX_POLL_ERRORS = 5;
@@ -93,6 +101,7 @@ export class EnvoyProcess {
         cwd: o.cwd,
         env: o.env,
         stdio: ["ignore", o.stdio ?? "inherit", o.stdio ?? "inherit"],
+        ...(o.agentIsRoot ? { uid: PROXY_UID, gid: PROXY_UID } : {}),
       });
       this.child = child;
       child.once("error", (e: NodeJS.ErrnoException) => {

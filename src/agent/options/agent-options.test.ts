@@ -33,6 +33,14 @@ describe("readAgentOptions", () => {
     assert.equal(b.certificate_providers.default.config.certificate_file, "/var/lib/istio/data/cert-chain.pem");
   });
 
+  it("runs Envoy as 1337 only when the agent is root and DNS_PROXY_ADDR ends in :53 (agent.go AgentIsRoot)", async () => {
+    const isRoot = process.getuid?.() === 0;
+    const on53 = await readAgentOptions({ args: ["proxy"], env: { ...POD, DNS_PROXY_ADDR: "127.0.0.1:53" }, root });
+    assert.equal(on53.envoy?.agentIsRoot, isRoot);
+    const byDefault = await readAgentOptions({ args: ["proxy"], env: POD, root });
+    assert.equal(byDefault.envoy?.agentIsRoot, false);
+  });
+
   it("reads a template file under the root and passes the bootstrap override to Envoy", async () => {
     mkdirSync(join(root, "tmpl"), { recursive: true });
     writeFileSync(join(root, "tmpl/bootstrap.json"), '{"node": {"id": "{{ .nodeID }}", "cluster": "{{ .cluster }}"}}');

@@ -29,7 +29,7 @@ import { AGENT_ISTIO_VERSION } from "../version.js";
 import type { XdsProxyOptions } from "../xds/proxy.js";
 import { dnsProxyOptionsFromEnv } from "./dns.js";
 import { envReader } from "./env.js";
-import { AgentFileError, hostIPs, readAgentFiles, readIfPresent, underRoot } from "./files.js";
+import { AgentFileError, hostIPs, interfaceAddresses, readAgentFiles, readIfPresent, underRoot } from "./files.js";
 import { sdsOptionsFromEnv } from "./sds.js";
 import { type StatusSlice, statusSlice } from "./status.js";
 import { xdsProxyOptions } from "./xds.js";
@@ -101,7 +101,14 @@ export async function planFromCommandLine(cl: AgentCommandLine): Promise<{ plan:
     throw e;
   }
   const files = await readAgentFiles(cl.root, args.meshConfig);
-  const plan = planAgent({ args, env: cl.env, files, hostIPs: hostIPs(), binaryVersion: AGENT_ISTIO_VERSION });
+  const plan = planAgent({
+    args,
+    env: cl.env,
+    files,
+    hostIPs: hostIPs(),
+    interfaceAddresses: interfaceAddresses(),
+    binaryVersion: AGENT_ISTIO_VERSION,
+  });
   let node: Node;
   try {
     node = getNodeMetaData(plan.metadataOptions);
@@ -142,8 +149,13 @@ async function envoySlice(cl: AgentCommandLine, plan: AgentPlan, configPath: str
     ports: {
       statusPort: plan.metadataOptions.envoyStatusPort ?? 15021,
       prometheusPort: plan.metadataOptions.envoyPrometheusPort ?? 15090,
+      secureMetricsPort: plan.metadataOptions.envoySecureMetricsPort,
+      secureMergedMetricsPort: plan.metadataOptions.envoySecureMergedMetricsPort,
     },
     drain: plan.drain,
+    // agent.go: Envoy as 1337 when the agent is root and DNS_PROXY_ADDR (as set, default localhost:15053) ends in :53.
+    agentIsRoot:
+      process.getuid?.() === 0 && envReader(cl.env).string("DNS_PROXY_ADDR", "localhost:15053").endsWith(":53"),
   };
 }
 
@@ -199,6 +211,7 @@ export async function readAgentOptions(cl: AgentCommandLine): Promise<AgentOptio
         timeMs: read.durationMs("GRPC_KEEPALIVE_INTERVAL", 30_000),
         timeoutMs: read.durationMs("GRPC_KEEPALIVE_TIMEOUT", 10_000),
       },
+      wasmRemoteLoadConversion: read.bool("ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION", true),
     }),
     warnings,
   };

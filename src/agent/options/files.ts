@@ -43,18 +43,20 @@ export async function readAgentFiles(root: string, meshConfigPath: string): Prom
   };
 }
 
-/** The host's non-loopback addresses (pilot-agent's network.GetPrivateIPs), IPv4 first. */
+/** The addresses of the host's non-loopback interfaces, in interface order (planAgent filters them as GetPrivateIPs). */
 export function hostIPs(): string[] {
-  const v4: string[] = [];
-  const v6: string[] = [];
+  const out: string[] = [];
   for (const addrs of Object.values(networkInterfaces())) {
-    for (const a of addrs ?? []) {
-      if (a.internal) continue;
-      if (a.family === "IPv4") v4.push(a.address);
-      else if (!a.address.startsWith("fe80:")) v6.push(a.address);
-    }
+    for (const a of addrs ?? []) if (!a.internal) out.push(a.address);
   }
-  return [...v4, ...v6];
+  return out;
+}
+
+/** Every interface's addresses, by name (for traffic.sidecar.istio.io/excludeInterfaces). */
+export function interfaceAddresses(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, addrs] of Object.entries(networkInterfaces())) out[name] = (addrs ?? []).map((a) => a.address);
+  return out;
 }
 
 export { readIfPresent };

@@ -4,8 +4,10 @@
  * IP (INSTANCE_IP, first address), the proxy type, ISTIO_KUBE_APP_PROBERS and
  * ISTIO_PROMETHEUS_ANNOTATIONS (undefined when unset), `--profiling` (default true),
  * METRICS_LOCALHOST_ACCESS_ONLY, REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION and
- * ISTIO_ENABLE_HTTP2_PROBING (default true), and whether Envoy runs at all.
+ * ISTIO_ENABLE_HTTP2_PROBING (default true), ENABLE_PROBE_KEEPALIVE_CONNECTIONS (default false),
+ * PILOT_AGENT_MERGE_ENVOY_STATS (default true), and whether Envoy runs at all.
  */
+import { AddressError, is4, parseAddr } from "../netip.js";
 import type { AgentPlan } from "../plan.js";
 import { KUBE_APP_PROBERS_ENV } from "../status/probers.js";
 import { PROMETHEUS_ANNOTATIONS_ENV } from "../status/scrape-config.js";
@@ -20,6 +22,7 @@ export type StatusSlice = Pick<
   | "adminPort"
   | "envoyPrometheusPort"
   | "podIP"
+  | "ipv6"
   | "nodeType"
   | "kubeAppProbers"
   | "prometheusAnnotations"
@@ -28,6 +31,8 @@ export type StatusSlice = Pick<
   | "metricsLocalhostOnly"
   | "legacyLocalhostProbeDestination"
   | "http2Probing"
+  | "probeKeepalive"
+  | "mergeEnvoyStats"
 > & { port: number };
 
 export function statusSlice(plan: AgentPlan, read: EnvReader, host?: string): StatusSlice {
@@ -37,7 +42,10 @@ export function statusSlice(plan: AgentPlan, read: EnvReader, host?: string): St
     port: pc.statusPort ?? 15020,
     adminPort: pc.proxyAdminPort ?? 15000,
     envoyPrometheusPort: plan.metadataOptions.envoyPrometheusPort,
-    podIP: plan.instanceIPs[0],
+    // NewStatusServerOptions: INSTANCE_IP as set ("" = the probes dial localhost), not the node's first address.
+    podIP: read.string("INSTANCE_IP"),
+    // proxyArgs.IsIPv6: every address of the proxy is IPv6 (DiscoverIPMode; AllIPv4 is asked first).
+    ipv6: !allIPv4(plan.instanceIPs) && allIPv6(plan.instanceIPs),
     nodeType: plan.proxyType,
     kubeAppProbers: read.lookup(KUBE_APP_PROBERS_ENV),
     prometheusAnnotations: read.lookup(PROMETHEUS_ANNOTATIONS_ENV),
@@ -46,5 +54,21 @@ export function statusSlice(plan: AgentPlan, read: EnvReader, host?: string): St
     metricsLocalhostOnly: read.bool("METRICS_LOCALHOST_ACCESS_ONLY", false),
     legacyLocalhostProbeDestination: read.bool("REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION", false),
     http2Probing: read.bool("ISTIO_ENABLE_HTTP2_PROBING", true),
+    probeKeepalive: read.bool("ENABLE_PROBE_KEEPALIVE_CONNECTIONS", false),
+    mergeEnvoyStats: read.bool("PILOT_AGENT_MERGE_ENVOY_STATS", true),
   };
 }
+
+/** networkutil.AllIPv4 / AllIPv6: addresses that do not parse are skipped. */
+function everyParsed(addrs: readonly string[], test: (four: boolean) => boolean): boolean {
+  for (const text of addrs) {
+    try {
+      if (!test(is4(parseAddr(text)))) return false;
+    } catch (e) {
+      if (!(e instanceof AddressError)) throw e;
+    }
+  }
+  return true;
+}
+const allIPv4 = (addrs: readonly string[]) => everyParsed(addrs, (four) => four);
+const allIPv6 = (addrs: readonly string[]) => everyParsed(addrs, (four) => !four);

@@ -27,6 +27,8 @@ export function xdsProxyOptions(
     /** ProxyConfig.controlPlaneAuthPolicy and proxyMetadata. */
     controlPlaneAuthPolicy?: string | number;
     proxyMetadata?: Record<string, string>;
+    /** features.WasmRemoteLoadConversion (ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION, default true). */
+    wasmRemoteLoadConversion?: boolean;
   },
 ): XdsProxyOptions {
   const security = securityOptionsFromEnv(env, agent);
@@ -45,5 +47,6 @@ export function xdsProxyOptions(
     dynamicProxyConfig: agent.dynamicProxyConfig ?? false,
     keepalive: agent.keepalive,
     onNameTable: agent.onNameTable,
+    wasmRemoteLoadConversion: agent.wasmRemoteLoadConversion,
   };
 }

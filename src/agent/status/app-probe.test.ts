@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import * as http from "node:http";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
+import * as net from "node:net";
 import { after, before, describe, it } from "node:test";
 import { type HealthServer, startHealthServer } from "../../../test/grpc-health.js";
 import { createWebhookCerts } from "../../webhook/certs.js";
@@ -104,6 +105,25 @@ describe("gRPC probe", () => {
     const unknown = await probeGRPC(grpcProber("nope"), incoming, target);
     assert.equal(unknown.status, 500);
     assert.match(unknown.error ?? "", /NotFound/);
+  });
+
+  it("answers 500 for a port that speaks HTTP/1.1 only or refuses, within the probe's timeout", async () => {
+    const h1 = http.createServer((_req, res) => res.end("not grpc"));
+    await new Promise<void>((r) => h1.listen(0, "127.0.0.1", r));
+    const refused = net.createServer();
+    await new Promise<void>((r) => refused.listen(0, "127.0.0.1", r));
+    const closedPort = (refused.address() as AddressInfo).port;
+    await new Promise<void>((r) => refused.close(() => r()));
+    try {
+      for (const p of [(h1.address() as AddressInfo).port, closedPort]) {
+        const r = await probeGRPC({ grpc: { port: p, service: undefined }, timeoutSeconds: 1 }, incoming, target);
+        assert.equal(r.status, 500, String(p));
+        assert.match(r.error ?? "", /grpc probe failed/);
+      }
+    } finally {
+      h1.closeAllConnections();
+      await new Promise<void>((r) => h1.close(() => r()));
+    }
   });
 
   it("fails at once with a 0 s timeout, as pilot-agent's deadline does", async () => {

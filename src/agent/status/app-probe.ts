@@ -12,7 +12,8 @@ import { isIP } from "node:net";
 import * as tls from "node:tls";
 import { splitHostPort } from "../../go/net.js";
 import { joinHostPort } from "../../mesh/validate-net.js";
-import { checkHealth, SERVING_STATUS } from "./grpc-health.js";
+import { SERVING_STATUS } from "./grpc-health.js";
+import { checkHealthFrom } from "./grpc-health-h2.js";
 import type { Prober } from "./probers.js";
 
 /** At most this much of the application's body is returned to the kubelet. */
@@ -28,6 +29,12 @@ export interface ProbeTarget {
   statusPort: number;
   /** Offer HTTP/2 to HTTPS applications (ISTIO_ENABLE_HTTP2_PROBING, default on). */
   http2?: boolean;
+  /**
+   * ENABLE_PROBE_KEEPALIVE_CONNECTIONS: this prober's own keep-alive agent (bound to localAddress), whose
+   * connection the next probe reuses, as Istio's cached per-prober http.Client; else one connection per
+   * request, closed after it (DisableKeepAlives, as the kubelet).
+   */
+  keepAlive?: http.Agent;
 }
 
 export interface ProbeAnswer {
@@ -108,6 +115,7 @@ interface Hop {
   headers: [string, string][];
   localAddress: string;
   http2: boolean;
+  keepAlive?: http.Agent;
   /** Registers a cleanup run when the overall deadline passes. */
   onAbort: (fn: () => void) => void;
 }
@@ -116,7 +124,7 @@ function h1Request(hop: Hop, socket?: tls.TLSSocket): Promise<HopResult> {
   return new Promise((resolve, reject) => {
     const headers: string[] = ["Host", hop.host];
     for (const [k, v] of hop.headers) headers.push(k, v);
-    headers.push("Connection", "close");
+    if (!hop.keepAlive || socket) headers.push("Connection", "close");
     const hostname = hop.url.hostname.replace(/^\[|\]$/g, "");
     const common: http.RequestOptions = {
       method: "GET",
@@ -129,7 +137,7 @@ function h1Request(hop: Hop, socket?: tls.TLSSocket): Promise<HopResult> {
       ? https.request({ ...common, createConnection: () => socket })
       : http.request({
           ...common,
-          agent: false,
+          agent: hop.keepAlive ?? false,
           host: hostname,
           port: hop.url.port || 80,
           localAddress: hop.localAddress,
@@ -264,7 +272,15 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
     const result = await withDeadline(p.timeoutSeconds, incoming.signal, async (onAbort) => {
       let host = probeHostHeader(incoming.host, t.statusPort, port);
       for (let requests = 1; ; requests++) {
-        const r = await oneHop({ url, host, headers, localAddress: t.localAddress, http2: t.http2 !== false, onAbort });
+        const r = await oneHop({
+          url,
+          host,
+          headers,
+          localAddress: t.localAddress,
+          http2: t.http2 !== false,
+          keepAlive: t.keepAlive,
+          onAbort,
+        });
         if (!FOLLOWED.has(r.status) || r.location === undefined) return r;
         const next = new URL(r.location, url);
         // Another host: the kubelet counts the redirect itself as success and does not follow it.
@@ -331,8 +347,8 @@ export async function probeTCP(p: Prober, t: ProbeTarget, signal?: AbortSignal):
 
 /**
  * The gRPC health check. The deadline is the probe's timeout, as pilot-agent sets it (a 0 s timeout
- * therefore fails at once). grpc-js cannot bind a source address, so this probe connects from the
- * default one.
+ * therefore fails at once). It connects from the probe source address (127.0.0.6 or ::6), as the
+ * HTTP and TCP probes do (status/server.go handleAppProbeGRPC's dialer with d.LocalAddr).
  */
 export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
   if (!p.grpc) return { status: 500, error: "not a gRPC prober" };
@@ -344,11 +360,14 @@ export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarg
     }
   }
   try {
-    const status = await checkHealth({
-      address: joinHostPort(dialHost(t), p.grpc.port),
+    const status = await checkHealthFrom({
+      host: dialHost(t),
+      port: p.grpc.port,
+      localAddress: t.localAddress,
       service: p.grpc.service ?? "",
       deadline: Date.now() + p.timeoutSeconds * 1000,
       userAgent,
+      signal: incoming.signal,
     });
     if (status === 1) return { status: 200 };
     return { status: 500, error: `grpc probe: status ${SERVING_STATUS[status] ?? status}` };

@@ -19,14 +19,19 @@ export interface EnvoyProbeOptions {
   adminPort: number;
   /** Aborted when the agent is terminating: the probe then fails. */
   signal?: AbortSignal;
-  /** ENVOY_READINESS_CHECK_TIMEOUT; default 5 s. */
-  timeoutMs?: number;
 }
 
-/** GET on Envoy's admin API; the body of a 200 answer. */
+/** status/util/stats.go readinessTimeout: each admin request, body included, within 3 s (no variable). */
+export const READINESS_TIMEOUT_MS = 3000;
+
+/** GET on Envoy's admin API; the body of a 200 answer, all of it within timeoutMs (Go's Client.Timeout). */
 export function adminGet(host: string, port: number, path: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host, port, path, agent: false, timeout: timeoutMs }, (res) => {
+    const timer = setTimeout(
+      () => req.destroy(new Error(`Envoy admin ${path} timed out after ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const req = http.get({ host, port, path, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("error", reject);
@@ -36,8 +41,8 @@ export function adminGet(host: string, port: number, path: string, timeoutMs: nu
         else resolve(body);
       });
     });
-    req.on("timeout", () => req.destroy(new Error(`Envoy admin ${path} timed out after ${timeoutMs} ms`)));
     req.on("error", reject);
+    req.on("close", () => clearTimeout(timer));
   });
 }
 
@@ -49,7 +54,6 @@ export class EnvoyReadinessProbe {
   host: string;
   adminPort: number;
   private readonly signal?: AbortSignal;
-  private readonly timeoutMs: number;
   private receivedFirstUpdate = false;
   private readyOnce = false;
 
@@ -57,7 +61,6 @@ export class EnvoyReadinessProbe {
     this.host = opts.host;
     this.adminPort = opts.adminPort;
     this.signal = opts.signal;
-    this.timeoutMs = opts.timeoutMs ?? 5000;
   }
 
   /** Whether Envoy has been seen live with its workers started. */
@@ -78,7 +81,7 @@ export class EnvoyReadinessProbe {
 
   private async checkConfigStatus(): Promise<string | undefined> {
     if (this.receivedFirstUpdate) return undefined;
-    const text = await adminGet(this.host, this.adminPort, statsPath(UPDATE_STATS_FILTER), this.timeoutMs);
+    const text = await adminGet(this.host, this.adminPort, statsPath(UPDATE_STATS_FILTER), READINESS_TIMEOUT_MS);
     const problem = judgeConfigStatus(parseUpdateStats(text));
     if (problem === undefined) this.receivedFirstUpdate = true;
     return problem;
@@ -90,7 +93,7 @@ export class EnvoyReadinessProbe {
     if (this.readyOnce) return undefined;
     let text: string;
     try {
-      text = await adminGet(this.host, this.adminPort, statsPath(READY_STATS_FILTER), this.timeoutMs);
+      text = await adminGet(this.host, this.adminPort, statsPath(READY_STATS_FILTER), READINESS_TIMEOUT_MS);
     } catch (e) {
       return `failed to get readiness stats: ${(e as Error).message}`;
     }

@@ -81,35 +81,42 @@ export function normalizeScrapeConfig(text: string | undefined, statusPort: numb
     throw new Error(`failed to unmarshal ${PROMETHEUS_ANNOTATIONS_ENV}: ${(e as Error).message}`);
   }
   if (d.scrape === "false") return undefined;
-  const recursive = (port: string) =>
-    new Error(
-      `invalid prometheus scrape configuration: application port ${port} is the same as agent port, ` +
-        `which may lead to a recursive loop. Ensure pod does not have prometheus.io/port=${statusPort} ` +
-        "label, or that injection is not happening multiple times",
-    );
+  const invalid = (why: string) => new Error(`invalid prometheus scrape configuration: ${why}`);
+  let legacyPort = d.port;
+  let legacyPath = d.path;
+  let targets: ScrapeTarget[];
   if (!d.targets || d.targets.length === 0) {
-    const path = d.path === "" ? DEFAULT_PATH : d.path;
-    const port = d.port === "" ? DEFAULT_PORT : d.port;
-    if (port === String(statusPort)) throw recursive(port);
-    return { scrape: d.scrape, port, path, targets: [{ port, path }] };
+    // The legacy fields: defaults, the status port refused by its text, then one target of them.
+    legacyPath = legacyPath === "" ? DEFAULT_PATH : legacyPath;
+    legacyPort = legacyPort === "" ? DEFAULT_PORT : legacyPort;
+    if (legacyPort === String(statusPort)) {
+      throw invalid(
+        "application port is the same as agent port, which may lead to a recursive loop. " +
+          `Ensure pod does not have prometheus.io/port=${statusPort} label, or that injection is not happening multiple times`,
+      );
+    }
+    targets = [{ port: legacyPort, path: legacyPath }];
+  } else {
+    // The legacy fields take the first target's as written, before its path is defaulted.
+    legacyPort = legacyPort === "" ? d.targets[0].port : legacyPort;
+    legacyPath = legacyPath === "" ? d.targets[0].path : legacyPath;
+    targets = d.targets.map((t) => ({ port: t.port, path: t.path === "" ? DEFAULT_PATH : t.path }));
   }
-  const targets = d.targets.map((t) => ({ port: t.port, path: t.path === "" ? DEFAULT_PATH : t.path }));
+  // Every target, the legacy one included, by number: "015020" dials 15020 yet is not the text "15020".
   for (const t of targets) {
     const { value, err } = atoi(t.port);
-    if (err !== undefined || value < 1n || value > 65535n) {
-      throw new Error(`invalid prometheus scrape target port ${JSON.stringify(t.port)}: must be an integer 1-65535`);
-    }
+    if (err !== undefined || value < 1n || value > 65535n)
+      throw invalid(`invalid target port ${JSON.stringify(t.port)}`);
     const n = Number(value);
-    if (n === statusPort) throw recursive(t.port);
+    if (n === statusPort)
+      throw invalid(`target port ${t.port} is the same as agent port, which may lead to a recursive loop`);
     const reason = istioReservedPortReason(String(n));
-    if (reason !== "") {
-      throw new Error(`invalid prometheus scrape target port ${t.port}: reserved by Istio (${reason})`);
-    }
+    if (reason !== "") throw invalid(`target port ${t.port} is reserved for Istio (${reason}) and cannot be scraped`);
   }
   return {
     scrape: d.scrape,
-    port: d.port === "" ? targets[0].port : d.port,
-    path: d.path === "" ? targets[0].path : d.path,
+    port: legacyPort,
+    path: legacyPath,
     targets,
   };
 }

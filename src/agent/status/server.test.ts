@@ -5,7 +5,12 @@ import * as net from "node:net";
 import { after, describe, it } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { Registry } from "prom-client";
+import { startHealthServer } from "../../../test/grpc-health.js";
 import { serveLoopback } from "../../../test/loopback-server.js";
+import { parseAgentArgs } from "../bootstrap/agent-args.js";
+import { envReader } from "../options/env.js";
+import { statusSlice } from "../options/status.js";
+import { planAgent } from "../plan.js";
 import { zstdDecompress } from "./compression.js";
 import { type StatusServer, type StatusServerOptions, startStatusServer } from "./server.js";
 
@@ -26,6 +31,20 @@ async function agent(options: Partial<StatusServerOptions>): Promise<StatusServe
   const s = await startStatusServer({ host: "127.0.0.1", port: 0, adminPort: 1, registry: new Registry(), ...options });
   open.push(s);
   return s;
+}
+
+/** A status server configured as the agent configures it from `env` (its slice of the options), on port 0. */
+function agentFromEnv(env: Record<string, string>, options: Partial<StatusServerOptions> = {}) {
+  const full = { POD_NAME: "web-1", POD_NAMESPACE: "shop", INSTANCE_IP: "", ...env };
+  const plan = planAgent({
+    args: parseAgentArgs([], ["proxy", "sidecar"]),
+    env: full,
+    files: {},
+    hostIPs: [],
+    binaryVersion: "v",
+  });
+  const slice = statusSlice(plan, envReader(full), "127.0.0.1");
+  return agent({ ...slice, podIP: "", port: 0, ...options });
 }
 
 function get(
@@ -98,6 +117,58 @@ describe("status server", () => {
     assert.ok(closed > 0);
   });
 
+  it("probes a gRPC application from 127.0.0.6, as the HTTP and TCP probes", async () => {
+    // The application's health server is @grpc/grpc-js with protos from @grpc/proto-loader.
+    const statuses: Record<string, number> = { "": 1, down: 2 };
+    const app = await startHealthServer((service) => statuses[service]);
+    open.push({ close: () => app.close() });
+    const s = await agent({
+      kubeAppProbers: JSON.stringify({
+        "/app-health/g/readyz": { grpc: { port: app.port }, timeoutSeconds: 5 },
+        "/app-health/g/livez": { grpc: { port: app.port, service: "down" }, timeoutSeconds: 5 },
+      }),
+    });
+    const ready = await get(s.port, "/app-health/g/readyz", { "User-Agent": "kube-probe/1.30" });
+    assert.equal(ready.status, 200);
+    assert.equal((await get(s.port, "/app-health/g/livez")).status, 500);
+    assert.equal(app.peers.length, 2);
+    for (const peer of app.peers) assert.match(peer, /^127\.0\.0\.6:\d+$/);
+  });
+
+  it("refuses to start when the legacy scrape port is the agent's or Envoy's, by number", async () => {
+    for (const port of ["15090", "015020", "http-metrics", "0", "65536"]) {
+      // A server that does start (the bug) is closed again, so the test ends either way.
+      const started = startStatusServer({
+        host: "127.0.0.1",
+        port: 15020,
+        adminPort: 1,
+        nodeType: "sidecar",
+        prometheusAnnotations: JSON.stringify({ scrape: "true", port, path: "/metrics" }),
+      }).then(async (s) => {
+        await s.close();
+        return "started";
+      });
+      await assert.rejects(started, /invalid prometheus scrape configuration/, port);
+    }
+  });
+
+  it("gives Envoy's admin 3 s for the whole readiness answer, as Istio's readinessTimeout (a trickle included)", async () => {
+    // The admin server answers at once, then trickles its body: only a deadline on the whole request stops it.
+    const admin = await fake((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      let sent = 0;
+      const tick = setInterval(() => {
+        if (++sent > 60 || res.destroyed) {
+          clearInterval(tick);
+          res.end("\n");
+        } else res.write("x");
+      }, 250);
+      res.once("close", () => clearInterval(tick));
+    });
+    const s = await agent({ adminPort: admin });
+    assert.match((await s.isReady()) ?? "", /timed out after 3000 ms/);
+  });
+
   it("stops probing the application when the kubelet goes away (no timeout given)", async () => {
     let closed: () => void = () => {};
     const appClosed = new Promise<void>((r) => {
@@ -135,6 +206,46 @@ describe("status server", () => {
     stats = "";
     assert.equal((await get(s.port, "/healthz/ready")).status, 200);
     assert.equal(asked, before, "Envoy is not asked again once it has been ready");
+  });
+
+  it("reuses one probe connection per prober with ENABLE_PROBE_KEEPALIVE_CONNECTIONS, else closes each", async () => {
+    const seen: { port: number; connection: string }[] = [];
+    const app = await fake((req, res) => {
+      seen.push({ port: req.socket.remotePort ?? 0, connection: String(req.headers.connection) });
+      res.end("ok");
+    });
+    const probers = JSON.stringify({ "/app-health/web/readyz": { httpGet: { path: "/", port: app } } });
+    for (const keep of ["true", "false"]) {
+      seen.length = 0;
+      const s = await agentFromEnv({ ISTIO_KUBE_APP_PROBERS: probers, ENABLE_PROBE_KEEPALIVE_CONNECTIONS: keep });
+      for (let i = 0; i < 3; i++) assert.equal((await get(s.port, "/app-health/web/readyz")).status, 200);
+      assert.equal(seen.length, 3);
+      if (keep === "true") {
+        assert.equal(new Set(seen.map((x) => x.port)).size, 1, "one connection for all three probes");
+        assert.ok(seen.every((x) => x.connection !== "close"));
+      } else {
+        assert.equal(new Set(seen.map((x) => x.port)).size, 3, "a connection per probe");
+        assert.ok(seen.every((x) => x.connection === "close"));
+      }
+      await s.close();
+    }
+  });
+
+  it("leaves Envoy's metrics out of the merged page with PILOT_AGENT_MERGE_ENVOY_STATS=false", async () => {
+    let envoyScrapes = 0;
+    const envoy = await fake((_req, res) => {
+      envoyScrapes++;
+      res.end("# TYPE envoy_x counter\nenvoy_x 1\n");
+    });
+    const merged = await agentFromEnv({ ENVOY_PROMETHEUS_PORT: String(envoy) });
+    assert.match((await get(merged.port, "/stats/prometheus")).body.toString(), /envoy_x 1/);
+    assert.equal(envoyScrapes, 1);
+    const apart = await agentFromEnv({ ENVOY_PROMETHEUS_PORT: String(envoy), PILOT_AGENT_MERGE_ENVOY_STATS: "false" });
+    const r = await get(apart.port, "/stats/prometheus");
+    assert.equal(r.status, 200);
+    assert.doesNotMatch(r.body.toString(), /envoy_x/);
+    assert.match(r.body.toString(), /istio_agent_/);
+    assert.equal(envoyScrapes, 1);
   });
 
   it("merges agent, Envoy and application metrics and counts failed scrapes", async () => {
@@ -198,6 +309,62 @@ describe("status server", () => {
     const remote = await agent({ remoteAddressOverride: "10.0.0.1", onQuit: () => calls.push("remote") });
     assert.equal((await get(remote.port, "/quitquitquit", {}, "POST")).status, 403);
     assert.equal(calls.length, 2);
+  });
+
+  it("takes /drain only as a POST from loopback and then drains", async () => {
+    const calls: string[] = [];
+    const s = await agent({ onDrain: () => calls.push("drain") });
+    assert.equal((await get(s.port, "/drain")).status, 405);
+    const ok = await get(s.port, "/drain", {}, "POST");
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.toString(), "OK");
+    for (let i = 0; i < 100 && calls.length === 0; i++) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(calls, ["drain"]);
+    // Istio's tests forge RemoteAddr the same way: no traffic leaves loopback.
+    const remote = await agent({ remoteAddressOverride: "10.0.0.1", onDrain: () => calls.push("remote") });
+    assert.equal((await get(remote.port, "/drain", {}, "POST")).status, 403);
+    assert.deepEqual(calls, ["drain"]);
+  });
+
+  it("serves metrics to pod-network clients unless METRICS_LOCALHOST_ACCESS_ONLY", async () => {
+    const podNet = await agentFromEnv({}, { remoteAddressOverride: "10.0.0.1" });
+    assert.equal((await get(podNet.port, "/stats/prometheus")).status, 200);
+    const closed = await agentFromEnv({ METRICS_LOCALHOST_ACCESS_ONLY: "true" }, { remoteAddressOverride: "10.0.0.1" });
+    const r = await get(closed.port, "/stats/prometheus");
+    assert.equal(r.status, 403);
+    assert.equal(r.body.toString(), "Only requests from localhost are allowed\n");
+    const local = await agentFromEnv({ METRICS_LOCALHOST_ACCESS_ONLY: "true" });
+    assert.equal((await get(local.port, "/metrics")).status, 200);
+  });
+
+  it("probes the pod IP, or localhost with REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION", async () => {
+    // The application listens on 127.0.0.1 only; the pod IP (INSTANCE_IP) is 127.0.0.2, where nothing listens.
+    const app = await fake((_req, res) => res.end("ok"));
+    const env = {
+      INSTANCE_IP: "127.0.0.2",
+      ISTIO_KUBE_APP_PROBERS: JSON.stringify({
+        "/app-health/web/readyz": { httpGet: { path: "/", port: app }, timeoutSeconds: 5 },
+      }),
+    };
+    const byPodIP = await agentFromEnv(env, { podIP: "127.0.0.2" });
+    assert.equal((await get(byPodIP.port, "/app-health/web/readyz")).status, 500);
+    const legacy = await agentFromEnv(
+      { ...env, REWRITE_PROBE_LEGACY_LOCALHOST_DESTINATION: "true" },
+      { podIP: "127.0.0.2" },
+    );
+    assert.equal((await get(legacy.port, "/app-health/web/readyz")).status, 200);
+  });
+
+  it("serves a CPU profile to localhost only (Node's in place of pprof)", async () => {
+    const s = await agent({ enableProfiling: true });
+    const r = await get(s.port, "/debug/pprof/profile?seconds=1");
+    assert.equal(r.status, 200);
+    const profile = JSON.parse(r.body.toString()) as { nodes: unknown[]; startTime: number };
+    assert.ok(Array.isArray(profile.nodes) && profile.nodes.length > 0);
+    const remote = await agent({ enableProfiling: true, remoteAddressOverride: "10.0.0.1" });
+    for (const path of ["/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/heap"]) {
+      assert.equal((await get(remote.port, path)).status, 403, path);
+    }
   });
 
   it("redirects unclean paths as Go's ServeMux does and serves pprof's cmdline with profiling on", async () => {

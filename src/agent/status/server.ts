@@ -75,8 +75,10 @@ export interface StatusServerOptions {
   legacyLocalhostProbeDestination?: boolean;
   /** ISTIO_ENABLE_HTTP2_PROBING (default true): offer HTTP/2 to HTTPS applications. */
   http2Probing?: boolean;
-  /** ENVOY_READINESS_CHECK_TIMEOUT in ms (default 5000). */
-  envoyReadinessTimeoutMs?: number;
+  /** ENABLE_PROBE_KEEPALIVE_CONNECTIONS (default false): HTTP probes reuse one connection per prober. */
+  probeKeepalive?: boolean;
+  /** PILOT_AGENT_MERGE_ENVOY_STATS (default true): Envoy's metrics are part of the merged page. */
+  mergeEnvoyStats?: boolean;
   /**
    * Test hooks that are not configuration in pilot-agent either: the source address of probe
    * connections (default 127.0.0.6, or ::6 for IPv6 pods), the per-target cap on application metrics,
@@ -156,7 +158,6 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
         host: localhost,
         adminPort: options.adminPort,
         signal: options.signal,
-        timeoutMs: options.envoyReadinessTimeoutMs,
       });
   let lastReady = false;
 
@@ -189,11 +190,20 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
   const handleStats = statsHandler({
     registry,
     metrics: scrapeMetrics(registry),
-    envoyPort: options.noEnvoy ? undefined : (options.envoyPrometheusPort ?? 15090),
+    envoyPort:
+      options.noEnvoy || options.mergeEnvoyStats === false ? undefined : (options.envoyPrometheusPort ?? 15090),
     scrapeConfig,
     maxAppBodyBytes: options.maxAppBodyBytes ?? DEFAULT_MAX_APP_BODY_BYTES,
     log,
   });
+
+  // Istio's appProbeClient: one client per HTTP prober, made at start, its connections kept when asked.
+  const keepAliveAgents = new Map<string, http.Agent>();
+  if (options.probeKeepalive) {
+    for (const [path, prober] of probers) {
+      if (prober.httpGet) keepAliveAgents.set(path, new http.Agent({ keepAlive: true }));
+    }
+  }
 
   async function handleAppProbe(req: http.IncomingMessage, path: string, signal: AbortSignal): Promise<Reply> {
     const prober = probers.get(path);
@@ -209,6 +219,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
         localAddress: upstreamLocalAddress,
         statusPort,
         http2: options.http2Probing !== false,
+        keepAlive: keepAliveAgents.get(path),
       },
     );
     if (answer.error) log.error(`${answer.error}, original URL path = ${path}`);
@@ -305,6 +316,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const a of keepAliveAgents.values()) a.destroy();
       }),
   };
 }

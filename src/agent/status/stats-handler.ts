@@ -38,9 +38,10 @@ export function statsHandler(o: StatsHandlerOptions): (req: http.IncomingMessage
             timeoutMs,
           );
     const appHeaders = scrapeHeaders(req, filterAccept(accept, APP_ACCEPTED));
-    const targetScrapes = o.scrapeConfig?.targets.map((t) =>
-      scrapeBody(t.port, t.path, appHeaders, timeoutMs, o.maxAppBodyBytes),
-    );
+    // One target is scraped by the legacy fields (which a targets list does not override), as Istio's handleStats.
+    const cfg = o.scrapeConfig;
+    const scraped = cfg && cfg.targets.length <= 1 ? [{ port: cfg.port, path: cfg.path }] : cfg?.targets;
+    const targetScrapes = scraped?.map((t) => scrapeBody(t.port, t.path, appHeaders, timeoutMs, o.maxAppBodyBytes));
     const envoy = envoyScrape ? await envoyScrape : undefined;
     const envoyFailed = (error: string) => {
       o.log.error(`failed scraping envoy metrics: ${error}`);

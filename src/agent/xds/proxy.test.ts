@@ -221,6 +221,66 @@ describe("XDS proxy with a fake istiod", () => {
     }
   });
 
+  test("forwards ECDS unchanged and says once that remote Wasm modules are not converted", async () => {
+    const ECDS = "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig";
+    for (const conversion of [undefined, false]) {
+      const istiod = await startFakeIstiod(pki);
+      const warnings: string[] = [];
+      const proxy = await proxyFor(istiod, {
+        wasmRemoteLoadConversion: conversion,
+        log: { ...SILENT_LOG, warn: (m) => warnings.push(m) },
+      });
+      const envoy = adsClient(`unix:${proxy.socketPath}`);
+      try {
+        envoy.send({ node: NODE, typeUrl: ECDS, resourceNames: ["ns1.wasm"] });
+        await until(() => (istiod.streams[0]?.requests.length ?? 0) >= 1, "ECDS request");
+        const s = istiod.streams[0];
+        assert.ok(s);
+        const resource = { typeUrl: ECDS, value: Buffer.from([0x0a, 0x03, 0x61, 0x62, 0x63]) };
+        for (const nonce of ["e1", "e2"])
+          await s.push({ versionInfo: nonce, nonce, typeUrl: ECDS, resources: [resource] });
+        await envoy.waitFor(2);
+        assert.deepEqual(
+          envoy.responses.map((r) => r.nonce),
+          ["e1", "e2"],
+        );
+        const got = (envoy.responses[0]?.resources as { value: Uint8Array }[] | undefined)?.[0];
+        assert.equal(envoy.responses[0]?.typeUrl, ECDS);
+        assert.deepEqual(Buffer.from(got?.value ?? []), resource.value);
+        const notices = warnings.filter((w) => w.includes("ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION"));
+        assert.equal(notices.length, conversion === false ? 0 : 1, warnings.join("\n"));
+      } finally {
+        envoy.close();
+        await proxy.close();
+        await istiod.close();
+      }
+    }
+  });
+
+  test("reports the workload's health to istiod as HealthInformation requests", async () => {
+    const HEALTH = "type.googleapis.com/istio.v1.HealthInformation";
+    const istiod = await startFakeIstiod(pki);
+    const proxy = await proxyFor(istiod);
+    // Unhealthy before Envoy connects: kept, and sent with the agent's initial requests after Envoy's first LDS.
+    proxy.sendHealth({ healthy: false, message: "app down" });
+    const envoy = adsClient(`unix:${proxy.socketPath}`);
+    try {
+      envoy.send({ node: NODE, typeUrl: LDS });
+      const health = () => (istiod.streams[0]?.requests ?? []).filter((r) => r.typeUrl === HEALTH);
+      await until(() => health().length >= 1, "the stored health request");
+      const first = health()[0]?.errorDetail as { code: number; message: string } | undefined;
+      assert.equal(first?.code, 13);
+      assert.equal(first?.message, "app down");
+      proxy.sendHealth({ healthy: true });
+      await until(() => health().length >= 2, "the healthy request");
+      assert.equal(health()[1]?.errorDetail ?? null, null);
+    } finally {
+      envoy.close();
+      await proxy.close();
+      await istiod.close();
+    }
+  });
+
   test("1,000 resources in one push, and 1,000 pushes in order", async () => {
     const istiod = await startFakeIstiod(pki);
     const proxy = await proxyFor(istiod);

@@ -69,8 +69,19 @@ export interface XdsProxyOptions {
    * each ProxyConfig istiod pushes. Without it or `dynamicProxyConfig`, PCDS is not requested. Throws to NACK.
    */
   onProxyConfig?: (caCertificatesPem: string[]) => void;
+  /**
+   * ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION (default true). pkg/wasm (downloading remote Wasm
+   * modules and rewriting ECDS to local files) is not ported: ECDS passes unchanged, and with the
+   * conversion asked for the proxy says so once.
+   */
+  wasmRemoteLoadConversion?: boolean;
   log?: AgentLog;
 }
+
+/** model.ExtensionConfigurationType: what xds_proxy.go hands to rewriteAndForward. */
+export const EXTENSION_CONFIG_TYPE_URL = "type.googleapis.com/envoy.config.core.v3.TypedExtensionConfig";
+/** model.HealthInfoType. */
+export const HEALTH_INFO_TYPE_URL = "type.googleapis.com/istio.v1.HealthInformation";
 
 export interface XdsStats {
   /** Envoy streams accepted. */
@@ -99,6 +110,12 @@ export interface XdsProxy {
   ready(): boolean;
   notReadyReason(): string | undefined;
   stats(): XdsStats;
+  /**
+   * The workload's health for istiod (xds_proxy.go's health callback, sendHealthCheckRequest): a
+   * HealthInformation request, with an Internal error detail when unhealthy, sent now on the current
+   * stream and kept as the initial request of later ones (after Envoy's first LDS request).
+   */
+  sendHealth(event: { healthy: boolean; message?: string }): void;
   close(): Promise<void>;
 }
 
@@ -114,12 +131,24 @@ interface Connection {
   /** Ends both sides; Envoy's stream with `status` (OK when absent). */
   stop(status?: Partial<StatusObject>): void;
   upstream?: UpstreamConnection;
+  /** Sends a request of the agent's own to istiod on this stream. */
+  send?: (request: Message) => void;
 }
 
 export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy> {
   const root = options.root ?? "/";
   const socketPath = options.socketPath ?? join(root, XDS_SOCKET);
   const log = options.log ?? SILENT_LOG;
+  let wasmNoticeGiven = options.wasmRemoteLoadConversion === false;
+  const noticeEcds = () => {
+    if (wasmNoticeGiven) return;
+    wasmNoticeGiven = true;
+    log.warn(
+      "ECDS (TypedExtensionConfig) forwarded to Envoy unchanged: this agent does not download remote Wasm modules " +
+        "(ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION); Envoy fetches http(s) modules itself, oci:// modules fail",
+    );
+  };
+  let healthRequest: Message | undefined;
   const rootCertPath = options.rootCertPath ?? join(root, CA_ROOT_CERT);
   const tokenPath = options.tokenPath ?? join(root, TOKEN_PATH);
   const dial = typeof options.dial === "function" ? options.dial() : options.dial;
@@ -201,12 +230,14 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
       counters.requests++;
       up?.write(request);
     };
+    con.send = sendUp;
 
     // Envoy → istiod, with the agent's own first requests after Envoy's first LDS request.
     call.on("data", (request: Message) => {
       if (stopped) return;
       sendUp(request);
       if (!initialRequestsSent && request.typeUrl === LISTENER_TYPE) {
+        if (healthRequest) sendUp(healthRequest);
         if (handlers.has(NAME_TABLE_TYPE)) sendUp({ typeUrl: NAME_TABLE_TYPE });
         if (handlers.has(PROXY_CONFIG_TYPE)) sendUp({ typeUrl: PROXY_CONFIG_TYPE });
         initialRequestsSent = true;
@@ -263,6 +294,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
         sendUp(shapes.ack(response, error === undefined ? undefined : { code: INTERNAL, message: error }));
         return;
       }
+      if (typeUrl === EXTENSION_CONFIG_TYPE_URL) noticeEcds();
       if (!isEnvoyType(typeUrl) && typeUrl !== WORKLOAD_TYPE) {
         counters.dropped++;
         log.warn(`XDS proxy: skipping forwarding type url ${typeUrl} to Envoy as it is not a valid Envoy type`);
@@ -314,6 +346,12 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     ready,
     notReadyReason: () => (ready() ? undefined : `XDS proxy not connected to ${options.discoveryAddress}`),
     stats: () => ({ ...counters }),
+    sendHealth(event) {
+      healthRequest = event.healthy
+        ? { typeUrl: HEALTH_INFO_TYPE_URL }
+        : { typeUrl: HEALTH_INFO_TYPE_URL, errorDetail: { code: INTERNAL, message: event.message ?? "" } };
+      connected?.send?.(healthRequest);
+    },
     async close() {
       closing = true;
       connected?.stop({ code: Status.UNAVAILABLE, details: "XDS proxy is shutting down" });
