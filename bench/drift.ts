@@ -33,6 +33,7 @@ import type { Json } from "../src/inject/pod.js";
 import { webhookConfiguration } from "../src/webhook/webhook-config.js";
 import { startFakeApiServer } from "../test/fake-apiserver.js";
 import { created, pod, stored, webhookInjected } from "../test/live-pods.js";
+import { childOutput } from "../test/meshinject-cli.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -167,33 +168,22 @@ interface ChildRun {
   summary: string;
 }
 
-function runDrift(kubeconfig: string): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(
-      process.execPath,
-      ["--import", EXIT_HOOK, "dist/cli/main.js", "drift", "--from-cluster", "--kubeconfig", kubeconfig],
-      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString();
-    });
+async function runDrift(kubeconfig: string): Promise<ChildRun> {
+  const start = performance.now();
+  const child = spawn(
+    process.execPath,
+    ["--import", EXIT_HOOK, "dist/cli/main.js", "drift", "--from-cluster", "--kubeconfig", kubeconfig],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const out = childOutput(child);
+  const code = await new Promise<number | null>((resolve, reject) => {
     child.on("error", reject);
-    child.on("close", (code) => {
-      const rss = /BENCH-MAXRSS (\d+) CPU (\d+)/.exec(stderr);
-      if (code !== 0 || rss === null) {
-        reject(new Error(`drift exited with ${code}: ${stderr.slice(0, 800)}`));
-        return;
-      }
-      const summary = /^\d+ pods?: .*$/m.exec(stdout)?.[0] ?? "(no totals line)";
-      resolve({ maxRssKiB: Number(rss[1]), cpuMs: Number(rss[2]) / 1000, wallMs: performance.now() - start, summary });
-    });
+    out.exited.then(resolve);
   });
+  const rss = /BENCH-MAXRSS (\d+) CPU (\d+)/.exec(out.stderr);
+  if (code !== 0 || rss === null) throw new Error(`drift exited with ${code}: ${out.stderr.slice(0, 800)}`);
+  const summary = /^\d+ pods?: .*$/m.exec(out.stdout)?.[0] ?? "(no totals line)";
+  return { maxRssKiB: Number(rss[1]), cpuMs: Number(rss[2]) / 1000, wallMs: performance.now() - start, summary };
 }
 
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
