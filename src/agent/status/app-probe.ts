@@ -1,23 +1,19 @@
 /**
  * The probe proxy: the kubelet probes the agent's `/app-health/<container>/<kind>` and the agent probes the
- * application as the kubelet would have — HTTP(S) GET (certificate not checked, HTTP/2 offered over TLS,
- * keep-alive off, redirects followed within the same host at most 10 times), TCP connect, or the gRPC
+ * application as the kubelet would have — HTTP(S) GET through the prober's client (./probe-client.ts;
+ * redirects followed within the same host at most 10 times), TCP connect, or the gRPC
  * health check — from the upstream local address (127.0.0.6 / ::6) so that Envoy lets it through.
  */
-import * as http from "node:http";
-import * as http2 from "node:http2";
-import * as https from "node:https";
 import * as net from "node:net";
-import { isIP } from "node:net";
-import * as tls from "node:tls";
 import { splitHostPort } from "../../go/net.js";
 import { joinHostPort } from "../../mesh/validate-net.js";
 import { SERVING_STATUS } from "./grpc-health.js";
 import { checkHealthFrom } from "./grpc-health-h2.js";
+import { family, ProbeClient } from "./probe-client.js";
 import type { Prober } from "./probers.js";
 
-/** At most this much of the application's body is returned to the kubelet. */
-export const MAX_PROBE_BODY_BYTES = 10 * 1024;
+export { MAX_PROBE_BODY_BYTES } from "./probe-client.js";
+
 const MAX_REDIRECTS = 10;
 
 export interface ProbeTarget {
@@ -27,14 +23,13 @@ export interface ProbeTarget {
   localAddress: string;
   /** The agent's status port (a Host naming it is rewritten to the application's port). */
   statusPort: number;
-  /** Offer HTTP/2 to HTTPS applications (ISTIO_ENABLE_HTTP2_PROBING, default on). */
+  /** Offer HTTP/2 to HTTPS applications (ISTIO_ENABLE_HTTP2_PROBING, default on); for a client made here. */
   http2?: boolean;
   /**
-   * ENABLE_PROBE_KEEPALIVE_CONNECTIONS: this prober's own keep-alive agent (bound to localAddress), whose
-   * connection the next probe reuses, as Istio's cached per-prober http.Client; else one connection per
-   * request, closed after it (DisableKeepAlives, as the kubelet).
+   * This HTTP prober's client, made once as Istio's appProbeClient[path] (its connections kept with
+   * ENABLE_PROBE_KEEPALIVE_CONNECTIONS); without one, a client without keep-alive is made for the probe.
    */
-  keepAlive?: http.Agent;
+  client?: ProbeClient;
 }
 
 export interface ProbeAnswer {
@@ -57,10 +52,6 @@ const NOT_FORWARDED = new Set([
   "http2-settings",
 ]);
 
-function family(address: string): 4 | 6 {
-  return isIP(address) === 6 ? 6 : 4;
-}
-
 /** The host to dial: the pod IP, or this host's loopback of the source address's family. */
 function dialHost(t: ProbeTarget): string {
   if (t.destination !== "") return t.destination;
@@ -81,138 +72,6 @@ export function forwardedHeaders(rawHeaders: readonly string[]): [string, string
     if (!NOT_FORWARDED.has(rawHeaders[i].toLowerCase())) out.push([rawHeaders[i], rawHeaders[i + 1]]);
   }
   return out;
-}
-
-interface HopResult {
-  status: number;
-  location?: string;
-  body: Buffer;
-}
-
-/** The first `cap` bytes of a body; the rest is not read (keep-alive is off, so nothing needs draining). */
-function readCapped(stream: NodeJS.ReadableStream & { destroy(): void }, cap: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = () => resolve(Buffer.concat(chunks));
-    stream.on("data", (c: Buffer) => {
-      chunks.push(c.subarray(0, cap - size));
-      size += Math.min(c.length, cap - size);
-      if (size >= cap) {
-        stream.removeAllListeners("data");
-        stream.destroy();
-        done();
-      }
-    });
-    stream.on("end", done);
-    stream.on("error", reject);
-  });
-}
-
-interface Hop {
-  url: URL;
-  host: string;
-  headers: [string, string][];
-  localAddress: string;
-  http2: boolean;
-  keepAlive?: http.Agent;
-  /** Registers a cleanup run when the overall deadline passes. */
-  onAbort: (fn: () => void) => void;
-}
-
-function h1Request(hop: Hop, socket?: tls.TLSSocket): Promise<HopResult> {
-  return new Promise((resolve, reject) => {
-    const headers: string[] = ["Host", hop.host];
-    for (const [k, v] of hop.headers) headers.push(k, v);
-    if (!hop.keepAlive || socket) headers.push("Connection", "close");
-    const hostname = hop.url.hostname.replace(/^\[|\]$/g, "");
-    const common: http.RequestOptions = {
-      method: "GET",
-      path: `${hop.url.pathname}${hop.url.search}`,
-      headers,
-      setHost: false,
-    };
-    // With createConnection and no agent, Node uses the given TLS socket for this one request.
-    const req = socket
-      ? https.request({ ...common, createConnection: () => socket })
-      : http.request({
-          ...common,
-          agent: hop.keepAlive ?? false,
-          host: hostname,
-          port: hop.url.port || 80,
-          localAddress: hop.localAddress,
-          family: family(hop.localAddress),
-        });
-    hop.onAbort(() => req.destroy(new Error("probe timed out")));
-    req.on("error", reject);
-    req.on("response", (res) => {
-      readCapped(res, MAX_PROBE_BODY_BYTES)
-        .then((body) => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }))
-        .catch(reject);
-    });
-    req.end();
-  });
-}
-
-function h2Request(hop: Hop, socket: tls.TLSSocket): Promise<HopResult> {
-  return new Promise((resolve, reject) => {
-    const session = http2.connect(`https://${hop.url.host}`, { createConnection: () => socket });
-    hop.onAbort(() => session.destroy(new Error("probe timed out")));
-    session.on("error", reject);
-    const headers: http2.OutgoingHttpHeaders = {
-      ":method": "GET",
-      ":path": `${hop.url.pathname}${hop.url.search}`,
-      ":authority": hop.host,
-      ":scheme": "https",
-    };
-    for (const [k, v] of hop.headers) {
-      const name = k.toLowerCase();
-      const prev = headers[name];
-      headers[name] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [String(prev)]), v];
-    }
-    const stream = session.request(headers, { endStream: true });
-    stream.on("error", reject);
-    stream.on("response", (h) => {
-      const status = Number(h[":status"]);
-      const location = typeof h.location === "string" ? h.location : undefined;
-      readCapped(stream, MAX_PROBE_BODY_BYTES)
-        .then((body) => {
-          session.close();
-          resolve({ status, location, body });
-        })
-        .catch(reject);
-    });
-  });
-}
-
-function tlsConnect(hop: Hop): Promise<tls.TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const hostname = hop.url.hostname.replace(/^\[|\]$/g, "");
-    const tcp = net.connect({
-      host: hostname,
-      port: Number(hop.url.port || 443),
-      localAddress: hop.localAddress,
-      family: family(hop.localAddress),
-    });
-    const socket = tls.connect({
-      socket: tcp,
-      servername: isIP(hostname) ? undefined : hostname,
-      // The kubelet does not verify the application's certificate either.
-      rejectUnauthorized: false,
-      ALPNProtocols: hop.http2 ? ["h2", "http/1.1"] : ["http/1.1"],
-      minVersion: "TLSv1.2",
-    });
-    hop.onAbort(() => socket.destroy(new Error("probe timed out")));
-    tcp.once("error", reject);
-    socket.once("secureConnect", () => resolve(socket));
-    socket.once("error", reject);
-  });
-}
-
-async function oneHop(hop: Hop): Promise<HopResult> {
-  if (hop.url.protocol !== "https:") return h1Request(hop);
-  const socket = await tlsConnect(hop);
-  return socket.alpnProtocol === "h2" ? h2Request(hop, socket) : h1Request(hop, socket);
 }
 
 const FOLLOWED = new Set([301, 302, 303, 307, 308]);
@@ -268,19 +127,13 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
   }
   const headers = forwardedHeaders(incoming.rawHeaders);
   const firstHost = url.hostname;
+  const client =
+    t.client ?? new ProbeClient({ localAddress: t.localAddress, keepAlive: false, http2: t.http2 !== false });
   try {
     const result = await withDeadline(p.timeoutSeconds, incoming.signal, async (onAbort) => {
       let host = probeHostHeader(incoming.host, t.statusPort, port);
       for (let requests = 1; ; requests++) {
-        const r = await oneHop({
-          url,
-          host,
-          headers,
-          localAddress: t.localAddress,
-          http2: t.http2 !== false,
-          keepAlive: t.keepAlive,
-          onAbort,
-        });
+        const r = await client.request({ url, host, headers, onAbort });
         if (!FOLLOWED.has(r.status) || r.location === undefined) return r;
         const next = new URL(r.location, url);
         // Another host: the kubelet counts the redirect itself as success and does not follow it.

@@ -15,6 +15,7 @@ import { EnvoyReadinessProbe } from "./envoy-probe.js";
 import { type StatusLogger, silentLogger } from "./logger.js";
 import { newAgentRegistry, scrapeMetrics } from "./metrics.js";
 import { handlePprof } from "./pprof.js";
+import { ProbeClient } from "./probe-client.js";
 import { type KubeAppProbers, parseKubeAppProbers } from "./probers.js";
 import { type Reply, sendReply, textError } from "./reply.js";
 import { normalizeScrapeConfig, type ScrapeConfig } from "./scrape-config.js";
@@ -75,7 +76,7 @@ export interface StatusServerOptions {
   legacyLocalhostProbeDestination?: boolean;
   /** ISTIO_ENABLE_HTTP2_PROBING (default true): offer HTTP/2 to HTTPS applications. */
   http2Probing?: boolean;
-  /** ENABLE_PROBE_KEEPALIVE_CONNECTIONS (default false): HTTP probes reuse one connection per prober. */
+  /** ENABLE_PROBE_KEEPALIVE_CONNECTIONS (default false): HTTP(S) probes reuse their prober's connection. */
   probeKeepalive?: boolean;
   /** PILOT_AGENT_MERGE_ENVOY_STATS (default true): Envoy's metrics are part of the merged page. */
   mergeEnvoyStats?: boolean;
@@ -198,11 +199,17 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
   });
 
   // Istio's appProbeClient: one client per HTTP prober, made at start, its connections kept when asked.
-  const keepAliveAgents = new Map<string, http.Agent>();
-  if (options.probeKeepalive) {
-    for (const [path, prober] of probers) {
-      if (prober.httpGet) keepAliveAgents.set(path, new http.Agent({ keepAlive: true }));
-    }
+  const probeClients = new Map<string, ProbeClient>();
+  for (const [path, prober] of probers) {
+    if (!prober.httpGet) continue;
+    probeClients.set(
+      path,
+      new ProbeClient({
+        localAddress: upstreamLocalAddress,
+        keepAlive: options.probeKeepalive === true,
+        http2: options.http2Probing !== false,
+      }),
+    );
   }
 
   async function handleAppProbe(req: http.IncomingMessage, path: string, signal: AbortSignal): Promise<Reply> {
@@ -219,7 +226,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
         localAddress: upstreamLocalAddress,
         statusPort,
         http2: options.http2Probing !== false,
-        keepAlive: keepAliveAgents.get(path),
+        client: probeClients.get(path),
       },
     );
     if (answer.error) log.error(`${answer.error}, original URL path = ${path}`);
@@ -316,7 +323,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-        for (const a of keepAliveAgents.values()) a.destroy();
+        for (const c of probeClients.values()) c.close();
       }),
   };
 }
