@@ -1,7 +1,7 @@
 /**
  * A gRPC health server (grpc.health.v1.Health/Check) for tests of the agent's gRPC probes, built from
  * the protocol's .proto by @grpc/proto-loader (protobufjs): its messages are encoded and decoded by a
- * library we did not write, not by src/agent/status/grpc-health.ts, the code under test. It answers
+ * library we did not write, not by src/agent/probe/grpc-health-codec.ts, the code under test. It answers
  * as grpc-go's health server does: a known service gets its status, an unknown one NOT_FOUND.
  */
 import { dirname, join } from "node:path";

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
+import * as https from "node:https";
+import type { AddressInfo } from "node:net";
 import { describe, it } from "node:test";
+import * as grpc from "@grpc/grpc-js";
 import { type LoopbackServer, serveLoopback } from "../../../test/loopback-server.js";
+import { createTestCa } from "../testing/pki.js";
 import { type ProbeEvent, WorkloadHealthChecker } from "./checker.js";
-import { ExecProber, HTTPProber, TCPProber } from "./probers.js";
+import { ExecProber, GRPCProber, HTTPProber, TCPProber } from "./probers.js";
 
 /** Answers with the listed statuses in order, then `then` forever. */
 function scripted(statuses: number[], then: number): Promise<LoopbackServer> {
@@ -45,6 +49,46 @@ describe("health probers", () => {
     const closed = await new TCPProber({ host: "127.0.0.1", port: app.port }).probe(1000);
     assert.equal(closed.result, "UNHEALTHY");
     assert.match(closed.error ?? "", /ECONNREFUSED/);
+  });
+});
+
+describe("health probers over the shared probe module, with Istio's health semantics", () => {
+  it("checks an HTTPS application's certificate unless the scheme is exactly HTTPS (InsecureSkipVerify only then)", async () => {
+    const { serving } = await createTestCa();
+    const app = https.createServer({ cert: serving.certPem, key: serving.keyPem }, (_req, res) => res.end("ok"));
+    await new Promise<void>((r) => app.listen(0, "127.0.0.1", r));
+    const port = (app.address() as AddressInfo).port;
+    try {
+      const skip = new HTTPProber({ port, host: "127.0.0.1", scheme: "HTTPS" }, "127.0.0.6");
+      assert.deepEqual(await skip.probe(2000), { result: "HEALTHY" });
+      // The checker lowercases the scheme first (fillInDefaults): the test root is no system root.
+      const checked = await new HTTPProber({ port, host: "127.0.0.1", scheme: "https" }, "127.0.0.6").probe(2000);
+      assert.equal(checked.result, "UNHEALTHY");
+      assert.match(checked.error ?? "", new RegExp(`^Get "https://127\\.0\\.0\\.1:${port}/": .*certificate`));
+    } finally {
+      app.closeAllConnections();
+      await new Promise((r) => app.close(r));
+    }
+  });
+
+  it("names a gRPC application without the health service as Istio's GRPCProber does", async () => {
+    // A @grpc/grpc-js server with no services: every call is UNIMPLEMENTED.
+    const server = new grpc.Server();
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
+    try {
+      const o = await new GRPCProber({ port }, "127.0.0.1").probe(2000);
+      assert.equal(o.result, "UNHEALTHY");
+      assert.match(
+        o.error ?? "",
+        new RegExp(
+          `^service on port ${port} doesn't implement the grpc health protocol grpc\\.health\\.v1\\.Health: rpc error: code = Unimplemented desc = `,
+        ),
+      );
+    } finally {
+      server.forceShutdown();
+    }
   });
 });
 

@@ -1,15 +1,21 @@
 /**
  * The probers the agent runs for a workload's readiness probe (WorkloadGroup `probe`, reported as
  * WorkloadEntry health): HTTP GET (2xx and 3xx healthy), TCP connect, a command, and the gRPC health
- * check, as pilot-agent's pkg/istio-agent/health. Each answers HEALTHY, UNHEALTHY or UNKNOWN with the error.
+ * check, as pilot-agent's pkg/istio-agent/health (health_probers.go). Each answers HEALTHY, UNHEALTHY or
+ * UNKNOWN with the error. The probing itself is the agent's one probe module (../probe), shared with the
+ * status server's probe proxy; what differs is each caller's Istio semantics (here: results, not statuses).
  */
-import { spawn } from "node:child_process";
-import * as http from "node:http";
-import * as https from "node:https";
-import { isIP } from "node:net";
+import { durationString } from "../../go/time/duration.js";
 import { joinHostPort } from "../../mesh/validate-net.js";
-import { connectOnce } from "../status/app-probe.js";
-import { checkHealth, grpcCodeName, HealthCheckError } from "../status/grpc-health.js";
+import { runCommand } from "../probe/exec.js";
+import { checkHealth } from "../probe/grpc-health.js";
+import { grpcCodeName, HealthCheckError } from "../probe/grpc-health-codec.js";
+import { ProbeClient } from "../probe/http-client.js";
+import { type HTTPProbeError, httpProbe } from "../probe/http-get.js";
+import { connectOnce } from "../probe/tcp.js";
+
+const DEADLINE_EXCEEDED = 4;
+const UNIMPLEMENTED = 12;
 
 export type ProbeResult = "HEALTHY" | "UNHEALTHY" | "UNKNOWN";
 
@@ -45,16 +51,31 @@ export interface GrpcHealthCheckConfig {
   service?: string;
 }
 
-const MAX_REDIRECTS = 10;
+const DEFAULT_USER_AGENT = "istio-probe/1.0";
 
-/** HTTP GET from the upstream local address (127.0.0.6 or ::6), keep-alive off, redirects followed. */
+/**
+ * HTTP GET from the upstream local address (127.0.0.6 or ::6): keep-alive off, no HTTP/2, redirects
+ * followed as Go's client does (any host, at most 10), 2xx and 3xx healthy. The certificate of an HTTPS
+ * application is checked unless the scheme is exactly "HTTPS": Istio sets InsecureSkipVerify only then,
+ * and its checker lowercases the scheme first (fillInDefaults), so a checked certificate is what a VM's
+ * HTTPS readiness probe gets.
+ */
 export class HTTPProber implements WorkloadProber {
+  private readonly client: ProbeClient;
+
   constructor(
     readonly config: HTTPHealthCheckConfig,
     readonly localAddress: string,
-  ) {}
+  ) {
+    this.client = new ProbeClient({
+      localAddress,
+      keepAlive: false,
+      http2: false,
+      verifyCertificate: config.scheme !== "HTTPS",
+    });
+  }
 
-  probe(timeoutMs: number): Promise<ProbeOutcome> {
+  async probe(timeoutMs: number): Promise<ProbeOutcome> {
     const c = this.config;
     const scheme = (c.scheme ?? "http").toLowerCase() === "https" ? "https" : "http";
     const path = c.path ?? "/";
@@ -62,64 +83,30 @@ export class HTTPProber implements WorkloadProber {
     try {
       url = new URL(`${scheme}://${joinHostPort(c.host ?? "", c.port)}${path.startsWith("/") ? path : `/${path}`}`);
     } catch (e) {
-      return Promise.resolve({ result: "UNKNOWN", error: (e as Error).message });
+      return { result: "UNKNOWN", error: (e as Error).message };
     }
-    const headers: Record<string, string[]> = {};
-    for (const h of c.httpHeaders ?? []) headers[h.name] = [...(headers[h.name] ?? []), h.value];
-    if (!Object.keys(headers).some((k) => k.toLowerCase() === "user-agent"))
-      headers["User-Agent"] = ["istio-probe/1.0"];
-    return new Promise((resolve) => {
-      let settled = false;
-      let current: http.ClientRequest | undefined;
-      const finish = (o: ProbeOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        current?.destroy();
-        resolve(o);
-      };
-      const timer = setTimeout(
-        () => finish({ result: "UNHEALTHY", error: `Get "${url.href}": context deadline exceeded` }),
-        timeoutMs,
-      );
-      const hop = (target: URL, left: number) => {
-        const lib = target.protocol === "https:" ? https : http;
-        const host = target.hostname.replace(/^\[|\]$/g, "");
-        current = lib.get(
-          {
-            host,
-            port: target.port,
-            path: `${target.pathname}${target.search}`,
-            headers: { ...headers, Connection: "close" },
-            agent: false,
-            localAddress: this.localAddress,
-            family: isIP(this.localAddress) === 6 ? 6 : 4,
-            rejectUnauthorized: false,
-          },
-          (res) => {
-            res.resume();
-            const status = res.statusCode ?? 0;
-            const location = res.headers.location;
-            if ([301, 302, 303, 307, 308].includes(status) && location) {
-              if (left === 0) {
-                finish({ result: "UNHEALTHY", error: `Get "${location}": stopped after ${MAX_REDIRECTS} redirects` });
-                return;
-              }
-              hop(new URL(location, target), left - 1);
-              return;
-            }
-            if (status >= 200 && status < 400) finish({ result: "HEALTHY" });
-            else finish({ result: "UNHEALTHY", error: `status code was not from [200,400), bad code ${status}` });
-          },
-        );
-        current.on("error", (e) => finish({ result: "UNHEALTHY", error: `Get "${target.href}": ${e.message}` }));
-      };
-      hop(url, MAX_REDIRECTS);
-    });
+    // Go's http.Header as Istio fills it: names as written; "Host" sets the request's Host instead.
+    const headers: [string, string][] = [];
+    let hostHeader: string | undefined;
+    for (const h of c.httpHeaders ?? []) {
+      if (h.name === "Host") hostHeader ??= h.value;
+      else headers.push([h.name, h.value]);
+    }
+    const host = hostHeader || url.host;
+    if (!(c.httpHeaders ?? []).some((h) => h.name === "User-Agent")) headers.push(["User-Agent", DEFAULT_USER_AGENT]);
+    try {
+      const res = await httpProbe(this.client, { url, host, headers, timeoutMs, redirects: "any-host" });
+      if (res.status >= 200 && res.status < 400) return { result: "HEALTHY" };
+      return { result: "UNHEALTHY", error: `status code was not from [200,400), bad code ${res.status}` };
+    } catch (e) {
+      const failed = e as HTTPProbeError;
+      const why = failed.reason === "timeout" ? "context deadline exceeded" : failed.message;
+      return { result: "UNHEALTHY", error: `Get "${failed.url?.href ?? url.href}": ${why}` };
+    }
   }
 }
 
-/** A TCP connect from the default source address (the probe proxy's connect, ../status/app-probe.ts). */
+/** A TCP connect from the default source address. */
 export class TCPProber implements WorkloadProber {
   constructor(readonly config: TCPHealthCheckConfig) {}
 
@@ -141,35 +128,17 @@ export class TCPProber implements WorkloadProber {
 export class ExecProber implements WorkloadProber {
   constructor(readonly config: ExecHealthCheckConfig) {}
 
-  probe(timeoutMs: number): Promise<ProbeOutcome> {
-    const [cmd, ...args] = this.config.command;
-    if (cmd === undefined) return Promise.resolve({ result: "UNHEALTHY", error: "exec: no command" });
-    return new Promise((resolve) => {
-      let timedOut = false;
-      const child = spawn(cmd, args, { stdio: "ignore" });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill("SIGKILL");
-      }, timeoutMs);
-      child.once("error", (e: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        const why = e.code === "ENOENT" ? "executable file not found in $PATH" : e.message;
-        resolve({ result: "UNHEALTHY", error: `exec: "${cmd}": ${why}` });
-      });
-      child.once("exit", (code, signal) => {
-        clearTimeout(timer);
-        if (code === 0) {
-          resolve({ result: "HEALTHY" });
-          return;
-        }
-        const how = signal === "SIGKILL" ? "signal: killed" : signal ? `signal: ${signal}` : `exit status ${code}`;
-        resolve({ result: "UNHEALTHY", error: timedOut ? `command timeout exceeded: ${how}` : how });
-      });
-    });
+  async probe(timeoutMs: number): Promise<ProbeOutcome> {
+    const error = await runCommand(this.config.command, timeoutMs);
+    return error === undefined ? { result: "HEALTHY" } : { result: "UNHEALTHY", error };
   }
 }
 
-/** The gRPC health check: SERVING is healthy, any other status unhealthy (without an error). */
+/**
+ * The gRPC health check from the default source address, user agent istio-probe/1.0: SERVING is
+ * healthy, any other status unhealthy (without an error); a failed call is unhealthy with Istio's text
+ * for its code.
+ */
 export class GRPCProber implements WorkloadProber {
   constructor(
     readonly config: GrpcHealthCheckConfig,
@@ -177,22 +146,33 @@ export class GRPCProber implements WorkloadProber {
   ) {}
 
   async probe(timeoutMs: number): Promise<ProbeOutcome> {
+    const port = this.config.port;
     try {
       const status = await checkHealth({
-        address: joinHostPort(this.host, this.config.port),
+        host: this.host,
+        port,
         service: this.config.service ?? "",
         deadline: Date.now() + timeoutMs,
+        userAgent: DEFAULT_USER_AGENT,
       });
       return { result: status === 1 ? "HEALTHY" : "UNHEALTHY" };
     } catch (e) {
-      if (e instanceof HealthCheckError && e.phase === "connect") {
+      if (!(e instanceof HealthCheckError)) {
+        return { result: "UNHEALTHY", error: `health rpc probe failed: ${(e as Error).message}` };
+      }
+      if (e.phase === "connect") {
         return {
           result: "UNHEALTHY",
-          error: `failed to connect health check grpc service on port ${this.config.port}: ${e.details}`,
+          error: `failed to connect health check grpc service on port ${port}: ${e.details}`,
         };
       }
-      const code = e instanceof HealthCheckError ? grpcCodeName(e.code) : "Unknown";
-      return { result: "UNHEALTHY", error: `health rpc probe failed with status ${code}: ${(e as Error).message}` };
+      const error =
+        e.code === UNIMPLEMENTED
+          ? `service on port ${port} doesn't implement the grpc health protocol grpc.health.v1.Health: ${e.message}`
+          : e.code === DEADLINE_EXCEEDED
+            ? `health rpc probe timed out after ${durationString(BigInt(timeoutMs) * 1_000_000n)}: ${e.message}`
+            : `health rpc probe failed with status ${grpcCodeName(e.code)}: ${e.message}`;
+      return { result: "UNHEALTHY", error };
     }
   }
 }

@@ -1,20 +1,21 @@
 /**
  * The probe proxy: the kubelet probes the agent's `/app-health/<container>/<kind>` and the agent probes the
- * application as the kubelet would have — HTTP(S) GET through the prober's client (./probe-client.ts;
- * redirects followed within the same host at most 10 times), TCP connect, or the gRPC
- * health check — from the upstream local address (127.0.0.6 / ::6) so that Envoy lets it through.
+ * application as the kubelet would have, with the agent's one probe module (../probe) — HTTP(S) GET
+ * through the prober's client (redirects followed within the same host at most 10 times), TCP connect,
+ * or the gRPC health check — from the upstream local address (127.0.0.6 / ::6) so that Envoy lets it
+ * through — and forwards the answer: the application's status and body, 200 for a redirect not followed.
  */
-import * as net from "node:net";
+import { isIP } from "node:net";
 import { splitHostPort } from "../../go/net.js";
 import { joinHostPort } from "../../mesh/validate-net.js";
-import { SERVING_STATUS } from "./grpc-health.js";
-import { checkHealthFrom } from "./grpc-health-h2.js";
-import { family, ProbeClient } from "./probe-client.js";
+import { checkHealth } from "../probe/grpc-health.js";
+import { SERVING_STATUS } from "../probe/grpc-health-codec.js";
+import { ProbeClient } from "../probe/http-client.js";
+import { HTTPProbeError, httpProbe } from "../probe/http-get.js";
+import { connectOnce } from "../probe/tcp.js";
 import type { Prober } from "./probers.js";
 
-export { MAX_PROBE_BODY_BYTES } from "./probe-client.js";
-
-const MAX_REDIRECTS = 10;
+export { MAX_PROBE_BODY_BYTES } from "../probe/http-client.js";
 
 export interface ProbeTarget {
   /** The pod IP the probes connect to ("" = this host). */
@@ -55,7 +56,7 @@ const NOT_FORWARDED = new Set([
 /** The host to dial: the pod IP, or this host's loopback of the source address's family. */
 function dialHost(t: ProbeTarget): string {
   if (t.destination !== "") return t.destination;
-  return family(t.localAddress) === 6 ? "::1" : "127.0.0.1";
+  return isIP(t.localAddress) === 6 ? "::1" : "127.0.0.1";
 }
 
 /** The Host the application sees: the kubelet's, with the status port replaced by the application's. */
@@ -72,38 +73,6 @@ export function forwardedHeaders(rawHeaders: readonly string[]): [string, string
     if (!NOT_FORWARDED.has(rawHeaders[i].toLowerCase())) out.push([rawHeaders[i], rawHeaders[i + 1]]);
   }
   return out;
-}
-
-const FOLLOWED = new Set([301, 302, 303, 307, 308]);
-
-/**
- * `fn` with an overall deadline (0 = none) that also ends when `signal` aborts (the kubelet went away);
- * `onAbort` callbacks run when either happens.
- */
-async function withDeadline<T>(
-  seconds: number,
-  signal: AbortSignal | undefined,
-  fn: (onAbort: (f: () => void) => void) => Promise<T>,
-): Promise<T> {
-  const cleanups: (() => void)[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let onSignal: (() => void) | undefined;
-  const ended = new Promise<never>((_, reject) => {
-    const end = (why: string) => {
-      for (const c of cleanups) c();
-      reject(new Error(why));
-    };
-    if (seconds > 0) timer = setTimeout(() => end(`probe timed out after ${seconds}s`), seconds * 1000);
-    onSignal = () => end("the prober went away");
-    signal?.addEventListener("abort", onSignal, { once: true });
-  });
-  ended.catch(() => {});
-  try {
-    return await Promise.race([fn((f) => cleanups.push(f)), ended]);
-  } finally {
-    clearTimeout(timer);
-    if (onSignal) signal?.removeEventListener("abort", onSignal);
-  }
 }
 
 export interface IncomingProbe {
@@ -125,65 +94,27 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
   } catch (e) {
     return { status: 500, error: `bad probe URL: ${(e as Error).message}` };
   }
-  const headers = forwardedHeaders(incoming.rawHeaders);
-  const firstHost = url.hostname;
   const client =
     t.client ?? new ProbeClient({ localAddress: t.localAddress, keepAlive: false, http2: t.http2 !== false });
   try {
-    const result = await withDeadline(p.timeoutSeconds, incoming.signal, async (onAbort) => {
-      let host = probeHostHeader(incoming.host, t.statusPort, port);
-      for (let requests = 1; ; requests++) {
-        const r = await client.request({ url, host, headers, onAbort });
-        if (!FOLLOWED.has(r.status) || r.location === undefined) return r;
-        const next = new URL(r.location, url);
-        // Another host: the kubelet counts the redirect itself as success and does not follow it.
-        if (next.hostname !== firstHost) return r;
-        if (requests >= MAX_REDIRECTS) throw new Error(`stopped after ${MAX_REDIRECTS} redirects`);
-        // A relative Location keeps the Host the kubelet asked for; an absolute one names its own.
-        if (/^[a-z][a-z0-9+.-]*:/i.test(r.location)) host = next.host;
-        url = next;
-      }
+    const result = await httpProbe(client, {
+      url,
+      host: probeHostHeader(incoming.host, t.statusPort, port),
+      headers: forwardedHeaders(incoming.rawHeaders),
+      timeoutMs: p.timeoutSeconds * 1000,
+      signal: incoming.signal,
+      redirects: "same-host",
     });
+    // Redirects not followed are a success: a 3xx need not carry a Location the kubelet could use.
     if (result.status >= 300 && result.status < 400) return { status: 200 };
     return { status: result.status, body: result.body };
   } catch (e) {
-    return { status: 500, error: `request to probe app failed: ${(e as Error).message}` };
+    const why =
+      e instanceof HTTPProbeError && e.reason === "timeout"
+        ? `probe timed out after ${p.timeoutSeconds}s`
+        : (e as Error).message;
+    return { status: 500, error: `request to probe app failed: ${why}` };
   }
-}
-
-/**
- * One TCP connect, closed at once — the whole of a TCP probe, for the probe proxy and the workload
- * health checker (../health) alike: undefined when it connected, else why not (`timeoutError` when
- * `timeoutMs` passed first; 0 = no timeout).
- */
-export function connectOnce(o: {
-  host: string;
-  port: number;
-  localAddress?: string;
-  timeoutMs: number;
-  timeoutError: () => Error;
-  signal?: AbortSignal;
-}): Promise<Error | undefined> {
-  return new Promise((resolve) => {
-    const socket = net.connect({
-      host: o.host,
-      port: o.port,
-      ...(o.localAddress === undefined ? {} : { localAddress: o.localAddress, family: family(o.localAddress) }),
-    });
-    const timer = o.timeoutMs > 0 ? setTimeout(() => socket.destroy(o.timeoutError()), o.timeoutMs) : undefined;
-    const gone = () => socket.destroy(new Error("the prober went away"));
-    o.signal?.addEventListener("abort", gone, { once: true });
-    socket.once("close", () => o.signal?.removeEventListener("abort", gone));
-    socket.once("connect", () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(undefined);
-    });
-    socket.once("error", (e) => {
-      clearTimeout(timer);
-      resolve(e);
-    });
-  });
 }
 
 export async function probeTCP(p: Prober, t: ProbeTarget, signal?: AbortSignal): Promise<ProbeAnswer> {
@@ -213,7 +144,7 @@ export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarg
     }
   }
   try {
-    const status = await checkHealthFrom({
+    const status = await checkHealth({
       host: dialHost(t),
       port: p.grpc.port,
       localAddress: t.localAddress,

@@ -6,8 +6,8 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type * as tls from "node:tls";
 import { Registry } from "prom-client";
+import { MAX_PROBE_BODY_BYTES } from "../probe/http-client.js";
 import { createTestCa } from "../testing/pki.js";
-import { MAX_PROBE_BODY_BYTES } from "./probe-client.js";
 import { type StatusServer, startStatusServer } from "./server.js";
 
 /** An HTTPS application on loopback that counts the TCP connections it accepts and the protocol of each request. */

@@ -1,7 +1,8 @@
 /**
- * One HTTP prober's client, as pilot-agent's appProbeClient[path] (status/server.go NewServer and
- * setTransportDefaults): requests from the upstream local address, the application's certificate not
- * checked, HTTP/2 offered over TLS when ISTIO_ENABLE_HTTP2_PROBING is on. With keep-alive
+ * One HTTP prober's client — the probe proxy's as pilot-agent's appProbeClient[path] (status/server.go
+ * NewServer and setTransportDefaults), the workload health checker's as its HTTPProber transport
+ * (pkg/istio-agent/health, keep-alive and HTTP/2 off): requests from the upstream local address, the
+ * application's certificate not checked unless asked, HTTP/2 offered over TLS when ISTIO_ENABLE_HTTP2_PROBING is on. With keep-alive
  * (ENABLE_PROBE_KEEPALIVE_CONNECTIONS) the next probe reuses the connection — plain, TLS HTTP/1.1 or
  * HTTP/2 alike; without it (the default, as the kubelet) each request has its own connection, closed
  * after it. With HTTP/2 probing on, Go's transport defaults apply: a 10 s TLS handshake timeout, idle
@@ -34,6 +35,8 @@ export interface ProbeClientOptions {
   keepAlive: boolean;
   /** ISTIO_ENABLE_HTTP2_PROBING. */
   http2: boolean;
+  /** Check the application's certificate (the health checker's lowercased "https"); default not, as the kubelet. */
+  verifyCertificate?: boolean;
 }
 
 /** One request of a probe (a redirect is another). */
@@ -106,10 +109,11 @@ function tlsDial(o: DialOptions, c: ProbeClientOptions): tls.TLSSocket {
   const tcp = net.connect({ host: o.host, port: o.port, localAddress: c.localAddress, family: family(c.localAddress) });
   const socket = tls.connect({
     socket: tcp,
-    // Go's tls omits SNI for an IP address.
+    // The name a checked certificate must carry; Go's tls omits SNI for an IP address.
+    host: o.host,
     servername: isIP(o.host) ? undefined : o.host,
     // The kubelet does not verify the application's certificate either.
-    rejectUnauthorized: false,
+    rejectUnauthorized: c.verifyCertificate === true,
     ...(c.http2 ? { ALPNProtocols: ["h2", "http/1.1"] } : {}),
   });
   tcp.once("error", (e) => socket.destroy(e));

@@ -1,10 +1,11 @@
 /**
- * The gRPC health check (grpc.health.v1.Health/Check) spoken over node:http2 from a chosen source
- * address, for the probe proxy: pilot-agent dials its gRPC probes from 127.0.0.6 (::6) so that the
- * sidecar's inbound capture lets them pass (status/server.go handleAppProbeGRPC, d.LocalAddr).
- * @grpc/grpc-js has no way to bind a client's source address, hence this small client: one unary
- * call, gRPC's length-prefixed framing, the status from the trailers (or a trailers-only answer).
- * Like grpc-go's blocking dial, a refused connection is retried until the deadline.
+ * The gRPC health check (grpc.health.v1.Health/Check) spoken over node:http2, optionally from a chosen
+ * source address: the probe proxy dials its gRPC probes from 127.0.0.6 (::6) so that the sidecar's
+ * inbound capture lets them pass (status/server.go handleAppProbeGRPC, d.LocalAddr); the workload health
+ * checker dials from the default address (health_probers.go GRPCProber). @grpc/grpc-js has no way to
+ * bind a client's source address, hence this small client: one unary call, gRPC's length-prefixed
+ * framing, the status from the trailers (or a trailers-only answer). Like grpc-go's blocking dial, a
+ * refused connection is retried until the deadline.
  */
 import * as http2 from "node:http2";
 import * as net from "node:net";
@@ -14,7 +15,7 @@ import {
   encodeHealthCheckRequest,
   HEALTH_CHECK_METHOD,
   HealthCheckError,
-} from "./grpc-health.js";
+} from "./grpc-health-codec.js";
 
 /** grpc-go's default limit on a received message. */
 const MAX_RECEIVE_BYTES = 4 * 1024 * 1024;
@@ -27,7 +28,7 @@ const RESOURCE_EXHAUSTED = 8;
 const INTERNAL = 13;
 const UNAVAILABLE = 14;
 
-export interface SourcedHealthCheck {
+export interface HealthCheckOptions {
   host: string;
   port: number;
   /** The source address of the connection (127.0.0.6 or ::6 for the probe proxy). */
@@ -42,7 +43,7 @@ export interface SourcedHealthCheck {
 const deadlineExceeded = () => new HealthCheckError("connect", DEADLINE_EXCEEDED, "context deadline exceeded");
 
 /** One TCP connection from the source address; rejects on a connect error, the deadline or abort. */
-function dial(o: SourcedHealthCheck): Promise<net.Socket> {
+function dial(o: HealthCheckOptions): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: o.host, port: o.port, localAddress: o.localAddress });
     const timer = setTimeout(() => fail(deadlineExceeded()), Math.max(0, o.deadline - Date.now()));
@@ -67,7 +68,7 @@ function dial(o: SourcedHealthCheck): Promise<net.Socket> {
 }
 
 /** Connects, retrying a failed attempt after grpc-go's first backoff, until the deadline. */
-async function connect(o: SourcedHealthCheck): Promise<net.Socket> {
+async function connect(o: HealthCheckOptions): Promise<net.Socket> {
   for (let attempt = 0; attempt < 1_000; attempt++) {
     if (Date.now() >= o.deadline || o.signal?.aborted) break;
     try {
@@ -107,7 +108,7 @@ function unframe(body: Buffer): Buffer {
 }
 
 /** Calls Check once; resolves with the serving status number, rejects with a HealthCheckError. */
-export async function checkHealthFrom(o: SourcedHealthCheck): Promise<number> {
+export async function checkHealth(o: HealthCheckOptions): Promise<number> {
   const socket = await connect(o);
   const authority = joinHostPort(o.host, o.port);
   const session = http2.connect(`http://${authority}`, { createConnection: () => socket });

@@ -1,9 +1,8 @@
 /**
- * The gRPC health protocol (grpc.health.v1.Health/Check) over @grpc/grpc-js. The two messages have one
- * field each (request: `string service = 1`, response: `ServingStatus status = 1`), so they are encoded
- * here by hand rather than loading a .proto file at run time.
+ * The gRPC health protocol's messages (grpc.health.v1.Health/Check) and grpc-go's status names. The two
+ * messages have one field each (request: `string service = 1`, response: `ServingStatus status = 1`), so
+ * they are encoded here by hand rather than loading a .proto file at run time.
  */
-import * as grpc from "@grpc/grpc-js";
 
 export const HEALTH_CHECK_METHOD = "/grpc.health.v1.Health/Check";
 
@@ -111,49 +110,4 @@ export class HealthCheckError extends Error {
   ) {
     super(phase === "connect" ? details : `rpc error: code = ${grpcCodeName(code)} desc = ${details}`);
   }
-}
-
-export interface HealthCheckOptions {
-  /** `host:port` as grpc-js takes it (IPv6 in brackets). */
-  address: string;
-  service: string;
-  /** Absolute deadline, ms since the epoch. */
-  deadline: number;
-  userAgent?: string;
-}
-
-/**
- * Calls Check once, waiting for the connection until the deadline (like grpc-go's blocking dial).
- * Resolves with the serving status number, rejects with a HealthCheckError.
- */
-export function checkHealth(opts: HealthCheckOptions): Promise<number> {
-  const channelOptions: grpc.ChannelOptions = {};
-  if (opts.userAgent) channelOptions["grpc.primary_user_agent"] = opts.userAgent;
-  const client = new grpc.Client(opts.address, grpc.credentials.createInsecure(), channelOptions);
-  return new Promise<number>((resolve, reject) => {
-    const done = (err: HealthCheckError | null, status?: number) => {
-      client.close();
-      if (err) reject(err);
-      else resolve(status ?? 0);
-    };
-    // Wait for the connection first, as grpc-go's blocking dial does; then one call.
-    client.waitForReady(opts.deadline, (readyErr) => {
-      if (readyErr) {
-        done(new HealthCheckError("connect", grpc.status.DEADLINE_EXCEEDED, "context deadline exceeded"));
-        return;
-      }
-      client.makeUnaryRequest(
-        HEALTH_CHECK_METHOD,
-        encodeHealthCheckRequest,
-        decodeHealthCheckResponse,
-        { service: opts.service },
-        new grpc.Metadata(),
-        { deadline: opts.deadline },
-        (err, res) => {
-          if (err) done(new HealthCheckError("call", err.code, err.details));
-          else done(null, res?.status);
-        },
-      );
-    });
-  });
 }
