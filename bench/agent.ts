@@ -3,18 +3,23 @@
  *
  *   npm run bench:agent [-- --rounds N --batch N --concurrency N]
  *
- * 1. Probe proxy: a kubelet-like GET (new connection per probe) on /app-health/app/readyz, which the agent
- *    forwards to a small application, next to the same GET sent to the application directly.
- *    Sequential latency (mean, p50, p99) and requests/s with N concurrent probers.
+ * 1. Probe proxy, for each kind of probe the injector rewrites (HTTP, TCP, gRPC): the kubelet's probe of
+ *    the agent — an HTTP GET on a new connection to /app-health/<container>/livez, which the agent turns
+ *    into its probe of the application — next to the kubelet probing the application itself: an HTTP GET
+ *    on a new connection, a TCP connect, a gRPC Health/Check on a new connection (@grpc/grpc-js, as the
+ *    kubelet dials per probe). Sequential latency (mean, p50, p99) and probes/s with N concurrent
+ *    probers, against issue 25's targets: p50 added latency ≤ 0.5 ms, throughput ≥ 0.8× direct.
  * 2. Metrics merge: GET /stats/prometheus on the agent, which scrapes a 2 MiB Envoy page and merges it
  *    with the agent's metrics, next to reading the page from the fake Envoy directly.
  * Both sides are warmed up by iterations first, then measured in interleaved rounds (direct, agent,
  * direct, agent, …) so that machine noise falls on both alike. The figures are the ratios.
  */
 import * as http from "node:http";
+import * as net from "node:net";
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
 import { startStatusServer } from "../src/agent/status/server.js";
+import { makeHealthChecker, startHealthServer } from "../test/grpc-health.js";
 import { serveLoopback } from "../test/loopback-server.js";
 import { formatNs, printTable } from "./timing.js";
 
@@ -24,6 +29,8 @@ const { values } = parseArgs({
     batch: { type: "string", default: "200" },
     concurrency: { type: "string", default: "8" },
     "stats-batch": { type: "string", default: "10" },
+    kinds: { type: "string", default: "http,tcp,grpc" },
+    "no-stats": { type: "boolean", default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -41,6 +48,21 @@ function get(port: number, path: string): Promise<number> {
     req.on("error", reject);
   });
 }
+
+/** The kubelet's TCP probe: connect, close; resolves with 200 when it connected. */
+function connect(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: "127.0.0.1", port }, () => {
+      socket.destroy();
+      resolve(200);
+    });
+    socket.on("error", reject);
+  });
+}
+
+/** Issue 25 target 2. */
+const MAX_ADDED_P50_NS = 500_000;
+const MIN_THROUGHPUT_RATIO = 0.8;
 
 /** Sequential latencies of `n` requests, in ns. */
 async function latencies(n: number, send: () => Promise<number>): Promise<number[]> {
@@ -84,65 +106,102 @@ function envoyPage(): string {
   return parts.join("");
 }
 
+interface ProbeKind {
+  name: string;
+  direct: () => Promise<number>;
+  proxied: () => Promise<number>;
+}
+
 async function main(): Promise<void> {
   const app = await serveLoopback((_req, res) => res.end("ok"));
+  const grpcApp = await startHealthServer(() => 1);
+  const check = makeHealthChecker();
   const page = envoyPage();
   const envoy = await serveLoopback((_req, res) => {
     res.setHeader("Content-Type", "text/plain; version=0.0.4");
     res.end(page);
   });
+  // The probers as the injector writes them into ISTIO_KUBE_APP_PROBERS.
   const agent = await startStatusServer({
     host: "127.0.0.1",
     port: 0,
     adminPort: 1,
     envoyPrometheusPort: envoy.port,
     registry: new Registry(),
-    kubeAppProbers: JSON.stringify({ "/app-health/app/readyz": { httpGet: { path: "/ready", port: app.port } } }),
+    kubeAppProbers: JSON.stringify({
+      "/app-health/http/livez": { httpGet: { path: "/ready", port: app.port }, timeoutSeconds: 1 },
+      "/app-health/tcp/livez": { tcpSocket: { port: app.port }, timeoutSeconds: 1 },
+      "/app-health/grpc/livez": { grpc: { port: grpcApp.port, service: null }, timeoutSeconds: 1 },
+    }),
   });
-  const direct = () => get(app.port, "/ready");
-  const proxied = () => get(agent.port, "/app-health/app/readyz");
+  const allKinds: ProbeKind[] = [
+    { name: "HTTP", direct: () => get(app.port, "/ready"), proxied: () => get(agent.port, "/app-health/http/livez") },
+    { name: "TCP", direct: () => connect(app.port), proxied: () => get(agent.port, "/app-health/tcp/livez") },
+    {
+      name: "gRPC",
+      direct: async () => ((await check(grpcApp.port)) === 1 ? 200 : 500),
+      proxied: () => get(agent.port, "/app-health/grpc/livez"),
+    },
+  ];
+  const wanted = new Set(values.kinds.toLowerCase().split(","));
+  const kinds = allKinds.filter((k) => wanted.has(k.name.toLowerCase()));
   const envoyDirect = () => get(envoy.port, "/stats/prometheus");
   const merged = () => get(agent.port, "/stats/prometheus");
+  const us = (ns: number) => `${formatNs(ns / 1000)} µs`;
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+  /** One table row: a statistic of both sides and their ratio. */
+  const row = (label: string, d: number[], a: number[], stat: (xs: number[]) => number, show = us) => [
+    label,
+    show(stat(d)),
+    show(stat(a)),
+    ratio(stat(a), stat(d)),
+  ];
+  const p50 = (xs: number[]) => quantile(xs, 0.5);
+  const p99 = (xs: number[]) => quantile(xs, 0.99);
+  const verdicts: string[] = [];
   try {
-    // Warm-up by iterations: both paths, until V8 has optimised them.
-    await latencies(300, direct);
-    await latencies(300, proxied);
+    for (const kind of kinds) {
+      // Warm-up by iterations: both paths, until V8 has optimised them.
+      await latencies(300, kind.direct);
+      await latencies(300, kind.proxied);
+      const lat = { direct: [] as number[], agent: [] as number[] };
+      const rps = { direct: [] as number[], agent: [] as number[] };
+      for (let r = 0; r < rounds; r++) {
+        lat.direct.push(...(await latencies(batch, kind.direct)));
+        lat.agent.push(...(await latencies(batch, kind.proxied)));
+        rps.direct.push(await throughput(batch, concurrency, kind.direct));
+        rps.agent.push(await throughput(batch, concurrency, kind.proxied));
+      }
+      console.log(
+        `${kind.name} probe: ${rounds} rounds × ${batch} probes each side (new connection per probe), ${concurrency} concurrent for probes/s`,
+      );
+      printTable([
+        ["", "direct", "via agent", "agent/direct"],
+        row("latency mean", lat.direct, lat.agent, mean),
+        row("latency p50", lat.direct, lat.agent, p50),
+        row("latency p99", lat.direct, lat.agent, p99),
+        row("probes/s", rps.direct, rps.agent, mean, (n) => n.toFixed(0)),
+      ]);
+      const added = p50(lat.agent) - p50(lat.direct);
+      const through = mean(rps.agent) / mean(rps.direct);
+      const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
+      verdicts.push(
+        `${kind.name.padEnd(5)} p50 added latency ${us(added)} (target ≤ 500 µs): ${verdict(added <= MAX_ADDED_P50_NS)}; ` +
+          `throughput ${through.toFixed(2)}x direct (target ≥ ${MIN_THROUGHPUT_RATIO}x): ${verdict(through >= MIN_THROUGHPUT_RATIO)}`,
+      );
+      console.log();
+    }
+    console.log("issue 25 target 2 (probe overhead):");
+    for (const v of verdicts) console.log(`  ${v}`);
+    if (values["no-stats"]) return;
+
     await latencies(20, envoyDirect);
     await latencies(20, merged);
-
-    const lat = { direct: [] as number[], agent: [] as number[] };
-    const rps = { direct: [] as number[], agent: [] as number[] };
     const stats = { direct: [] as number[], agent: [] as number[] };
     for (let r = 0; r < rounds; r++) {
-      lat.direct.push(...(await latencies(batch, direct)));
-      lat.agent.push(...(await latencies(batch, proxied)));
-      rps.direct.push(await throughput(batch, concurrency, direct));
-      rps.agent.push(await throughput(batch, concurrency, proxied));
       stats.direct.push(...(await latencies(statsBatch, envoyDirect)));
       stats.agent.push(...(await latencies(statsBatch, merged)));
     }
-    const us = (ns: number) => `${formatNs(ns / 1000)} µs`;
-    const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
-    /** One table row: a statistic of both sides and their ratio. */
-    const row = (label: string, d: number[], a: number[], stat: (xs: number[]) => number, show = us) => [
-      label,
-      show(stat(d)),
-      show(stat(a)),
-      ratio(stat(a), stat(d)),
-    ];
-    const p50 = (xs: number[]) => quantile(xs, 0.5);
-    const p99 = (xs: number[]) => quantile(xs, 0.99);
-    console.log(
-      `probe proxy: ${rounds} rounds × ${batch} probes each side (new connection per probe), ${concurrency} concurrent for req/s`,
-    );
-    printTable([
-      ["", "direct", "via agent", "agent/direct"],
-      row("latency mean", lat.direct, lat.agent, mean),
-      row("latency p50", lat.direct, lat.agent, p50),
-      row("latency p99", lat.direct, lat.agent, p99),
-      row("requests/s", rps.direct, rps.agent, mean, (n) => n.toFixed(0)),
-    ]);
-    console.log(`added latency per probe (mean): ${us(mean(lat.agent) - mean(lat.direct))}`);
     console.log();
     console.log(
       `metrics merge: ${(page.length / 1048576).toFixed(2)} MiB Envoy page, ${rounds} rounds × ${statsBatch} scrapes each side`,
@@ -156,6 +215,7 @@ async function main(): Promise<void> {
   } finally {
     await agent.close();
     await app.close();
+    grpcApp.close();
     await envoy.close();
   }
 }

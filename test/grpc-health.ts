@@ -18,10 +18,37 @@ interface HealthPackage {
   grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } };
 }
 
-function healthDefinition(): grpc.ServiceDefinition {
+function healthPackage(): HealthPackage {
   const definition = loadSync(PROTO, { enums: Number, defaults: true });
-  const pkg = grpc.loadPackageDefinition(definition) as unknown as HealthPackage;
-  return pkg.grpc.health.v1.Health.service;
+  return grpc.loadPackageDefinition(definition) as unknown as HealthPackage;
+}
+
+function healthDefinition(): grpc.ServiceDefinition {
+  return healthPackage().grpc.health.v1.Health.service;
+}
+
+type CheckClient = grpc.Client & {
+  Check(req: { service: string }, cb: (e: grpc.ServiceError | null, r?: { status: number }) => void): void;
+};
+
+/**
+ * Health/Check as the kubelet's gRPC probe makes it, with @grpc/grpc-js: a new connection per probe
+ * (dial, wait until ready, one call, close); resolves with the serving status.
+ */
+export function makeHealthChecker(): (port: number, service?: string) => Promise<number> {
+  const Health = healthPackage().grpc.health.v1.Health;
+  return (port, service = "") =>
+    new Promise((resolve, reject) => {
+      // A local subchannel pool: no connection is shared with an earlier probe's client.
+      const client = new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+        "grpc.use_local_subchannel_pool": 1,
+      }) as unknown as CheckClient;
+      client.Check({ service }, (e, r) => {
+        client.close();
+        if (e) reject(e);
+        else resolve(r?.status ?? 0);
+      });
+    });
 }
 
 export interface HealthServer {
