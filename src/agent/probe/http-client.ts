@@ -72,7 +72,11 @@ function readCapped(body: stream.Readable, cap: number, drain: boolean): Promise
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = () => resolve(Buffer.concat(chunks));
+    let ended = false;
+    const done = () => {
+      ended = true;
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    };
     body.on("data", (c: Buffer) => {
       if (size >= cap) return;
       chunks.push(c.subarray(0, cap - size));
@@ -86,7 +90,9 @@ function readCapped(body: stream.Readable, cap: number, drain: boolean): Promise
     body.on("end", done);
     body.on("error", reject);
     // Closed without its end (reset, or the connection lost): what was not settled fails.
-    body.on("close", () => reject(new Error("the application closed the response before its end")));
+    body.on("close", () => {
+      if (!ended) reject(new Error("the application closed the response before its end"));
+    });
   });
 }
 
@@ -175,47 +181,62 @@ class KeptSession {
   }
 }
 
+type Dial = (o: DialOptions, done: (err: Error | null, s?: net.Socket) => void) => net.Socket | undefined;
+
 export class ProbeClient {
-  private readonly plain: http.Agent;
-  private readonly secure: https.Agent;
+  /** With keep-alive: the pools of connections (the probe's own connection is dialled directly without). */
+  private readonly plain: http.Agent | undefined;
+  private readonly secure: https.Agent | undefined;
   /** Kept HTTP/2 connections by host and port. */
   private readonly sessions = new Map<string, KeptSession>();
 
   constructor(readonly options: ProbeClientOptions) {
+    if (!options.keepAlive) return;
     const agentOptions: http.AgentOptions = {
-      keepAlive: options.keepAlive,
+      keepAlive: true,
       maxFreeSockets: MAX_IDLE_CONNS_PER_HOST,
       // Only setTransportDefaults (HTTP/2 probing on) sets an idle timeout; 0 = none.
       timeout: options.http2 ? IDLE_CONN_TIMEOUT_MS : 0,
     };
     this.plain = new http.Agent(agentOptions);
     this.secure = new https.Agent(agentOptions);
-    // The agent pools the TLS connections that settled on HTTP/1.1; one that chose h2 becomes a session.
-    this.secure.createConnection = ((o: DialOptions, done: (err: Error | null, s?: net.Socket) => void) => {
-      const socket = tlsDial(o, this.options);
-      socket.once("error", (e) => done(e));
-      socket.once("secureConnect", () => {
-        if (socket.alpnProtocol !== "h2") {
-          done(null, socket);
-          return;
-        }
-        const session = http2.connect(`https://${isIP(o.host) === 6 ? `[${o.host}]` : o.host}`, {
-          createConnection: () => socket,
-        });
-        session.on("error", () => {}); // the request on it hears of it
-        done(new NegotiatedH2(session));
-      });
-      return undefined;
-    }) as unknown as https.Agent["createConnection"];
+    this.secure.createConnection = this.dialTLS as unknown as https.Agent["createConnection"];
   }
 
+  private readonly dialPlain: Dial = (o) =>
+    net.connect({
+      host: o.host,
+      port: o.port,
+      localAddress: this.options.localAddress,
+      family: family(this.options.localAddress),
+      noDelay: true,
+    });
+
+  /** A TLS connection that settled on HTTP/1.1, or (rejected) the HTTP/2 session one that chose h2 becomes. */
+  private readonly dialTLS: Dial = (o, done) => {
+    const socket = tlsDial(o, this.options);
+    socket.once("error", (e) => done(e));
+    socket.once("secureConnect", () => {
+      if (socket.alpnProtocol !== "h2") {
+        done(null, socket);
+        return;
+      }
+      const session = http2.connect(`https://${isIP(o.host) === 6 ? `[${o.host}]` : o.host}`, {
+        createConnection: () => socket,
+      });
+      session.on("error", () => {}); // the request on it hears of it
+      done(new NegotiatedH2(session));
+    });
+    return undefined;
+  };
+
   async request(r: ProbeRequest): Promise<ProbeResponse> {
-    if (r.url.protocol !== "https:") return this.h1(r, this.plain);
+    if (r.url.protocol !== "https:") return this.h1(r, false);
     const key = `${bareHost(r.url)}|${r.url.port || 443}`;
     const kept = this.sessions.get(key);
     if (kept?.usable()) return this.h2(r, kept.session, kept);
     try {
-      return await this.h1(r, this.secure);
+      return await this.h1(r, true);
     } catch (e) {
       if (!(e instanceof NegotiatedH2)) throw e;
       if (!this.options.keepAlive) return this.h2(r, e.session, undefined);
@@ -229,32 +250,34 @@ export class ProbeClient {
 
   /** Closes every kept connection. */
   close(): void {
-    this.plain.destroy();
-    this.secure.destroy();
+    this.plain?.destroy();
+    this.secure?.destroy();
     for (const k of this.sessions.values()) k.session.destroy();
     this.sessions.clear();
   }
 
-  private h1(r: ProbeRequest, agent: http.Agent): Promise<ProbeResponse> {
+  private h1(r: ProbeRequest, secure: boolean): Promise<ProbeResponse> {
     return new Promise((resolve, reject) => {
       const headers: string[] = ["Host", r.host];
       for (const [k, v] of r.headers) headers.push(k, v);
       // DisableKeepAlives: Go's transport asks the application to close as well.
       if (!this.options.keepAlive) headers.push("Connection", "close");
-      const port = Number(r.url.port || (r.url.protocol === "https:" ? 443 : 80));
       const options: http.RequestOptions & Partial<DialOptions> = {
         method: "GET",
         path: `${r.url.pathname}${r.url.search}`,
         headers,
         setHost: false,
-        agent,
         host: bareHost(r.url),
-        port,
+        port: Number(r.url.port || (secure ? 443 : 80)),
         localAddress: this.options.localAddress,
         family: family(this.options.localAddress),
         probeOnAbort: r.onAbort,
       };
-      const req = (agent === this.secure ? https : http).request(options);
+      const pool = secure ? this.secure : this.plain;
+      if (pool) options.agent = pool;
+      else
+        options.createConnection = (secure ? this.dialTLS : this.dialPlain) as http.RequestOptions["createConnection"];
+      const req = (secure ? https : http).request(options);
       r.onAbort(() => req.destroy(new Error("probe timed out")));
       req.on("error", reject);
       req.on("response", (res) => {

@@ -38,33 +38,45 @@ export class HTTPProbeError extends Error {
 
 /**
  * `fn` with a deadline (0 = none) that also ends when `signal` aborts; the `onAbort` callbacks `fn`
- * registers run when either happens.
+ * registers run when either happens. (One promise and one timer per probe: this is the probe path.)
  */
-async function withDeadline<T>(
+function withDeadline<T>(
   ms: number,
   signal: AbortSignal | undefined,
   failed: (reason: HTTPProbeFailure, message: string) => Error,
   fn: (onAbort: (f: () => void) => void) => Promise<T>,
 ): Promise<T> {
-  const cleanups: (() => void)[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let onSignal: (() => void) | undefined;
-  const ended = new Promise<never>((_, reject) => {
+  return new Promise<T>((resolve, reject) => {
+    const cleanups: (() => void)[] = [];
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onSignal);
+    };
     const end = (reason: HTTPProbeFailure, why: string) => {
+      if (settled) return;
+      settle();
       for (const c of cleanups) c();
       reject(failed(reason, why));
     };
+    const onSignal = () => end("gone", "the prober went away");
     if (ms > 0) timer = setTimeout(() => end("timeout", "context deadline exceeded"), ms);
-    onSignal = () => end("gone", "the prober went away");
     signal?.addEventListener("abort", onSignal, { once: true });
+    fn((f) => cleanups.push(f)).then(
+      (v) => {
+        if (settled) return;
+        settle();
+        resolve(v);
+      },
+      (e) => {
+        if (settled) return;
+        settle();
+        reject(e);
+      },
+    );
   });
-  ended.catch(() => {});
-  try {
-    return await Promise.race([fn((f) => cleanups.push(f)), ended]);
-  } finally {
-    clearTimeout(timer);
-    if (onSignal) signal?.removeEventListener("abort", onSignal);
-  }
 }
 
 /** The application's last answer (a redirect not followed included); rejects with an HTTPProbeError. */

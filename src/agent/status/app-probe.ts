@@ -82,23 +82,30 @@ export interface IncomingProbe {
   signal?: AbortSignal;
 }
 
+/** Each prober's URL, parsed once (the URL depends only on the prober and its target). */
+const parsedURLs = new WeakMap<Prober, { text: string; url: URL }>();
+
 export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
   const get = p.httpGet;
   if (get?.port.type !== "int") return { status: 500, error: "not an HTTP prober" };
   const port = get.port.value;
   const path = get.path.startsWith("/") ? get.path : `/${get.path}`;
   const scheme = get.scheme === "HTTPS" ? "https" : "http";
-  let url: URL;
-  try {
-    url = new URL(`${scheme}://${joinHostPort(dialHost(t), port)}${path}`);
-  } catch (e) {
-    return { status: 500, error: `bad probe URL: ${(e as Error).message}` };
+  const text = `${scheme}://${joinHostPort(dialHost(t), port)}${path}`;
+  let url = parsedURLs.get(p);
+  if (url?.text !== text) {
+    try {
+      url = { text, url: new URL(text) };
+    } catch (e) {
+      return { status: 500, error: `bad probe URL: ${(e as Error).message}` };
+    }
+    parsedURLs.set(p, url);
   }
   const client =
     t.client ?? new ProbeClient({ localAddress: t.localAddress, keepAlive: false, http2: t.http2 !== false });
   try {
     const result = await httpProbe(client, {
-      url,
+      url: url.url,
       host: probeHostHeader(incoming.host, t.statusPort, port),
       headers: forwardedHeaders(incoming.rawHeaders),
       timeoutMs: p.timeoutSeconds * 1000,

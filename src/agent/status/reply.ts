@@ -105,6 +105,14 @@ export async function sendReply(req: http.IncomingMessage, res: http.ServerRespo
     res.end();
     return;
   }
+  // A small whole body (every probe answer) is never compressed: no need to read Accept-Encoding.
+  if (!streamed && list.reduce((n, b) => n + (b as Buffer).length, 0) < MIN_COMPRESS_BYTES) {
+    const body = list.length === 1 ? (list[0] as Buffer) : Buffer.concat(list as Buffer[]);
+    headers["Content-Length"] = String(body.length);
+    res.writeHead(reply.status, headers);
+    res.end(body);
+    return;
+  }
   const encoding = chooseEncoding(req.headers["accept-encoding"]);
   if (!streamed || encoding === "zstd") {
     // zstd here compresses whole buffers, so a streamed body is gathered first.

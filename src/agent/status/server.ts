@@ -108,11 +108,24 @@ export function isLoopback(address: string | undefined): boolean {
   return a === "::1";
 }
 
+/** A header's first value, from the raw list (as Node keeps the first Host), without building req.headers. */
+function firstHeader(rawHeaders: readonly string[], lowerName: string): string | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].length === lowerName.length && rawHeaders[i].toLowerCase() === lowerName)
+      return rawHeaders[i + 1];
+  }
+  return undefined;
+}
+
 const NOT_FOUND = textError(404, "404 page not found");
 const LOCALHOST_ONLY = textError(403, "Only requests from localhost are allowed");
 
+/** A path with an empty, "." or ".." element, which cleaning would change. */
+const UNCLEAN = /\/\/|\/\.\.?(?:\/|$)/;
+
 /** Go's ServeMux path cleaning: the cleaned path, keeping a trailing slash. */
 function cleanPath(p: string): string {
+  if (p.startsWith("/") && !UNCLEAN.test(p)) return p;
   if (p === "") return "/";
   const abs = p.startsWith("/") ? p : `/${p}`;
   let out = posix.normalize(abs);
@@ -125,10 +138,12 @@ function splitUrl(raw: string): { path: string; query: string } {
   const q = raw.indexOf("?");
   const rawPath = q < 0 ? raw : raw.slice(0, q);
   let path = rawPath;
-  try {
-    path = decodeURIComponent(rawPath);
-  } catch {
-    // keep the raw text
+  if (rawPath.includes("%")) {
+    try {
+      path = decodeURIComponent(rawPath);
+    } catch {
+      // keep the raw text
+    }
   }
   return { path, query: q < 0 ? "" : raw.slice(q + 1) };
 }
@@ -220,7 +235,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     }
     const answer = await runAppProbe(
       prober,
-      { host: req.headers.host ?? "", rawHeaders: req.rawHeaders, signal },
+      { host: firstHeader(req.rawHeaders, "host") ?? "", rawHeaders: req.rawHeaders, signal },
       {
         destination: options.legacyLocalhostProbeDestination ? "localhost" : podIP,
         localAddress: upstreamLocalAddress,
@@ -251,27 +266,28 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
         body: req.method === "GET" ? `<a href="${location}">Moved Permanently</a>.\n\n` : "",
       };
     }
-    const remote = options.remoteAddressOverride ?? req.socket.remoteAddress;
+    // The client's address is asked of the socket (a system call) only by the routes that judge it.
+    const remote = () => options.remoteAddressOverride ?? req.socket.remoteAddress;
     switch (path) {
       case "/healthz/ready":
         return handleReady();
       case "/metrics":
       case "/stats/prometheus":
-        if (options.metricsLocalhostOnly && !isLoopback(remote)) return LOCALHOST_ONLY;
+        if (options.metricsLocalhostOnly && !isLoopback(remote())) return LOCALHOST_ONLY;
         return handleStats(req, query);
       case "/quitquitquit":
-        return adminPost(req, remote, () => {
+        return adminPost(req, remote(), () => {
           log.info("handling /quitquitquit, notifying pilot-agent to exit");
           options.disableDrain?.();
           options.onQuit?.("/quitquitquit called");
         });
       case "/drain":
-        return adminPost(req, remote, () => {
+        return adminPost(req, remote(), () => {
           log.info("handling /drain, starting drain");
           options.onDrain?.();
         });
       case "/debug/ndsz": {
-        if (!isLoopback(remote)) return LOCALHOST_ONLY;
+        if (!isLoopback(remote())) return LOCALHOST_ONLY;
         const table = options.fetchDNS?.();
         if (table === undefined || table === null) return { status: 404, body: "{}" };
         return { status: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(table) };
@@ -279,7 +295,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     }
     if (path.startsWith("/app-health/") || path.startsWith("/app-lifecycle/")) return handleAppProbe(req, path, gone);
     if (options.enableProfiling && path.startsWith("/debug/pprof/")) {
-      if (!isLoopback(remote)) return LOCALHOST_ONLY;
+      if (!isLoopback(remote())) return LOCALHOST_ONLY;
       return handlePprof(path.slice("/debug/pprof/".length), new URLSearchParams(query));
     }
     const subtrees = ["/app-health", "/app-lifecycle", ...(options.enableProfiling ? ["/debug/pprof"] : [])];
