@@ -14,12 +14,12 @@
  * Both sides are warmed up by iterations first, then measured in interleaved rounds (direct, agent,
  * direct, agent, …) so that machine noise falls on both alike. The figures are the ratios.
  */
+
+import { fork } from "node:child_process";
 import * as http from "node:http";
 import * as net from "node:net";
 import { parseArgs } from "node:util";
-import { Registry } from "prom-client";
-import { startStatusServer } from "../src/agent/status/server.js";
-import { makeHealthChecker, startHealthServer } from "../test/grpc-health.js";
+import { makeHealthChecker } from "../test/grpc-health.js";
 import { serveLoopback } from "../test/loopback-server.js";
 import { formatNs, printTable } from "./timing.js";
 
@@ -31,12 +31,15 @@ const { values } = parseArgs({
     "stats-batch": { type: "string", default: "10" },
     kinds: { type: "string", default: "http,tcp,grpc" },
     "no-stats": { type: "boolean", default: false },
+    /** CPU profiles (--cpu-prof) of the agent's process in <dir>/agent, of the floor proxies' in <dir>/floor. */
+    "cpu-prof-dir": { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
 const batch = Number(values.batch);
 const concurrency = Number(values.concurrency);
 const statsBatch = Number(values["stats-batch"]);
+const profileDir = values["cpu-prof-dir"];
 
 /** One GET on a new connection, as the kubelet probes; resolves with the status. */
 function get(port: number, path: string): Promise<number> {
@@ -110,43 +113,81 @@ interface ProbeKind {
   name: string;
   direct: () => Promise<number>;
   proxied: () => Promise<number>;
+  /** The least a Node.js proxy of this probe costs, for reference (HTTP and TCP). */
+  floor?: () => Promise<number>;
+}
+
+/** A child process of agent-probe-child.ts, once it has sent its first message. */
+async function child<T>(
+  role: string,
+  arg?: unknown,
+): Promise<{ ready: T; ask<R>(m: string): Promise<R>; close(): Promise<void> }> {
+  const proc = fork(
+    new URL("./agent-probe-child.ts", import.meta.url).pathname,
+    [role, ...(arg ? [JSON.stringify(arg)] : [])],
+    {
+      execArgv: [
+        "--import",
+        "tsx",
+        ...(role === "app" || !profileDir ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}/${role}`]),
+      ],
+    },
+  );
+  const ready = await new Promise<T>((resolve, reject) => {
+    proc.once("message", (m) => resolve(m as T));
+    proc.once("exit", (code) => reject(new Error(`${role} exited with ${code}`)));
+  });
+  return {
+    ready,
+    ask: (m) =>
+      new Promise((resolve) => {
+        proc.once("message", (r) => resolve(r as never));
+        proc.send(m);
+      }),
+    close: async () => {
+      const exited = new Promise((r) => proc.once("exit", r));
+      proc.send("close");
+      await exited;
+    },
+  };
 }
 
 async function main(): Promise<void> {
-  const app = await serveLoopback((_req, res) => res.end("ok"));
-  const grpcApp = await startHealthServer(() => 1);
-  const check = makeHealthChecker();
   const page = envoyPage();
   const envoy = await serveLoopback((_req, res) => {
     res.setHeader("Content-Type", "text/plain; version=0.0.4");
     res.end(page);
   });
-  // The probers as the injector writes them into ISTIO_KUBE_APP_PROBERS.
-  const agent = await startStatusServer({
-    host: "127.0.0.1",
-    port: 0,
-    adminPort: 1,
-    envoyPrometheusPort: envoy.port,
-    registry: new Registry(),
-    kubeAppProbers: JSON.stringify({
-      "/app-health/http/livez": { httpGet: { path: "/ready", port: app.port }, timeoutSeconds: 1 },
-      "/app-health/tcp/livez": { tcpSocket: { port: app.port }, timeoutSeconds: 1 },
-      "/app-health/grpc/livez": { grpc: { port: grpcApp.port, service: null }, timeoutSeconds: 1 },
-    }),
-  });
+  // The kubelet is this process; the application, the agent and the floor proxies are processes of their own.
+  const app = await child<{ http: number; grpc: number }>("app");
+  const ports = { ...app.ready, envoy: envoy.port };
+  const agent = await child<{ port: number }>("agent", ports);
+  const floor = await child<{ http: number; tcp: number }>("floor", ports);
+  const check = makeHealthChecker();
+  const agentPort = agent.ready.port;
   const allKinds: ProbeKind[] = [
-    { name: "HTTP", direct: () => get(app.port, "/ready"), proxied: () => get(agent.port, "/app-health/http/livez") },
-    { name: "TCP", direct: () => connect(app.port), proxied: () => get(agent.port, "/app-health/tcp/livez") },
+    {
+      name: "HTTP",
+      direct: () => get(ports.http, "/ready"),
+      proxied: () => get(agentPort, "/app-health/http/livez"),
+      floor: () => get(floor.ready.http, "/"),
+    },
+    {
+      name: "TCP",
+      direct: () => connect(ports.http),
+      proxied: () => get(agentPort, "/app-health/tcp/livez"),
+      floor: () => get(floor.ready.tcp, "/"),
+    },
     {
       name: "gRPC",
-      direct: async () => ((await check(grpcApp.port)) === 1 ? 200 : 500),
-      proxied: () => get(agent.port, "/app-health/grpc/livez"),
+      direct: async () => ((await check(ports.grpc)) === 1 ? 200 : 500),
+      proxied: () => get(agentPort, "/app-health/grpc/livez"),
     },
   ];
   const wanted = new Set(values.kinds.toLowerCase().split(","));
   const kinds = allKinds.filter((k) => wanted.has(k.name.toLowerCase()));
   const envoyDirect = () => get(envoy.port, "/stats/prometheus");
-  const merged = () => get(agent.port, "/stats/prometheus");
+  const merged = () => get(agentPort, "/stats/prometheus");
   const us = (ns: number) => `${formatNs(ns / 1000)} µs`;
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
   /** One table row: a statistic of both sides and their ratio. */
@@ -164,13 +205,27 @@ async function main(): Promise<void> {
       // Warm-up by iterations: both paths, until V8 has optimised them.
       await latencies(300, kind.direct);
       await latencies(300, kind.proxied);
-      const lat = { direct: [] as number[], agent: [] as number[] };
-      const rps = { direct: [] as number[], agent: [] as number[] };
+      if (kind.floor) await latencies(300, kind.floor);
+      const lat = { direct: [] as number[], agent: [] as number[], floor: [] as number[] };
+      const rps = { direct: [] as number[], agent: [] as number[], floor: [] as number[] };
+      /** CPU (µs) of the application's process on the direct path, of the agent's on its path. */
+      const cpu = { app: 0, agent: 0, floor: 0 };
+      const cpuOf = async (c: { ask<R>(m: string): Promise<R> }) => (await c.ask<{ cpu: number }>("cpu")).cpu;
       for (let r = 0; r < rounds; r++) {
         lat.direct.push(...(await latencies(batch, kind.direct)));
         lat.agent.push(...(await latencies(batch, kind.proxied)));
+        if (kind.floor) lat.floor.push(...(await latencies(batch, kind.floor)));
+        const appBefore = await cpuOf(app);
         rps.direct.push(await throughput(batch, concurrency, kind.direct));
+        cpu.app += (await cpuOf(app)) - appBefore;
+        const agentBefore = await cpuOf(agent);
         rps.agent.push(await throughput(batch, concurrency, kind.proxied));
+        cpu.agent += (await cpuOf(agent)) - agentBefore;
+        if (kind.floor) {
+          const floorBefore = await cpuOf(floor);
+          rps.floor.push(await throughput(batch, concurrency, kind.floor));
+          cpu.floor += (await cpuOf(floor)) - floorBefore;
+        }
       }
       console.log(
         `${kind.name} probe: ${rounds} rounds × ${batch} probes each side (new connection per probe), ${concurrency} concurrent for probes/s`,
@@ -182,8 +237,18 @@ async function main(): Promise<void> {
         row("latency p99", lat.direct, lat.agent, p99),
         row("probes/s", rps.direct, rps.agent, mean, (n) => n.toFixed(0)),
       ]);
+      const perProbe = (t: number) => `${formatNs(t / (rounds * batch))} µs`;
+      console.log(
+        `CPU per probe: the application's process ${perProbe(cpu.app)} (direct), the agent's process ${perProbe(cpu.agent)} (via agent)`,
+      );
       const added = p50(lat.agent) - p50(lat.direct);
       const through = mean(rps.agent) / mean(rps.direct);
+      if (kind.floor) {
+        console.log(
+          `floor, a bare node:http proxy of the probe: p50 added ${us(p50(lat.floor) - p50(lat.direct))}, ` +
+            `throughput ${(mean(rps.floor) / mean(rps.direct)).toFixed(2)}x direct, its process ${perProbe(cpu.floor)} CPU per probe`,
+        );
+      }
       const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
       verdicts.push(
         `${kind.name.padEnd(5)} p50 added latency ${us(added)} (target ≤ 500 µs): ${verdict(added <= MAX_ADDED_P50_NS)}; ` +
@@ -214,8 +279,8 @@ async function main(): Promise<void> {
     console.log(`added time per scrape (mean): ${us(mean(stats.agent) - mean(stats.direct))}`);
   } finally {
     await agent.close();
+    await floor.close();
     await app.close();
-    grpcApp.close();
     await envoy.close();
   }
 }

@@ -10,6 +10,7 @@
 import * as http2 from "node:http2";
 import * as net from "node:net";
 import { joinHostPort } from "../../mesh/validate-net.js";
+import type { Cancellation } from "./cancel.js";
 import {
   decodeHealthCheckResponse,
   encodeHealthCheckRequest,
@@ -37,7 +38,7 @@ export interface HealthCheckOptions {
   /** Absolute deadline, ms since the epoch. */
   deadline: number;
   userAgent?: string;
-  signal?: AbortSignal;
+  cancel?: Cancellation;
 }
 
 const deadlineExceeded = () => new HealthCheckError("connect", DEADLINE_EXCEEDED, "context deadline exceeded");
@@ -47,13 +48,14 @@ function dial(o: HealthCheckOptions): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: o.host, port: o.port, localAddress: o.localAddress });
     const timer = setTimeout(() => fail(deadlineExceeded()), Math.max(0, o.deadline - Date.now()));
-    const onAbort = () => fail(deadlineExceeded());
-    o.signal?.addEventListener("abort", onAbort, { once: true });
+    let settled = false;
+    o.cancel?.onCancel(() => fail(deadlineExceeded()));
     function settle() {
+      settled = true;
       clearTimeout(timer);
-      o.signal?.removeEventListener("abort", onAbort);
     }
     function fail(e: Error) {
+      if (settled) return;
       settle();
       socket.destroy();
       reject(e);
@@ -70,7 +72,7 @@ function dial(o: HealthCheckOptions): Promise<net.Socket> {
 /** Connects, retrying a failed attempt after grpc-go's first backoff, until the deadline. */
 async function connect(o: HealthCheckOptions): Promise<net.Socket> {
   for (let attempt = 0; attempt < 1_000; attempt++) {
-    if (Date.now() >= o.deadline || o.signal?.aborted) break;
+    if (Date.now() >= o.deadline || o.cancel?.cancelled) break;
     try {
       return await dial(o);
     } catch (e) {
@@ -129,11 +131,9 @@ export async function checkHealth(o: HealthCheckOptions): Promise<number> {
         stream.close(http2.constants.NGHTTP2_CANCEL);
         reject(new HealthCheckError("call", DEADLINE_EXCEEDED, "context deadline exceeded"));
       }, remaining);
-      const onAbort = () => stream.close(http2.constants.NGHTTP2_CANCEL);
-      o.signal?.addEventListener("abort", onAbort, { once: true });
+      o.cancel?.onCancel(() => stream.close(http2.constants.NGHTTP2_CANCEL));
       const finish = (err: HealthCheckError | null, status?: number) => {
         clearTimeout(timer);
-        o.signal?.removeEventListener("abort", onAbort);
         if (err) reject(err);
         else resolve(status ?? 0);
       };
@@ -158,7 +158,7 @@ export async function checkHealth(o: HealthCheckOptions): Promise<number> {
       });
       stream.on("error", (e: Error) => finish(new HealthCheckError("call", UNAVAILABLE, e.message)));
       stream.on("close", () => {
-        if (o.signal?.aborted) return finish(new HealthCheckError("call", 1, "context canceled"));
+        if (o.cancel?.cancelled) return finish(new HealthCheckError("call", 1, "context canceled"));
         const httpStatus = Number(head[":status"] ?? 0);
         if (httpStatus !== 200) {
           return finish(

@@ -4,6 +4,7 @@
  * redirects as the kubelet does (status/server.go redirectChecker: one to another host is not followed,
  * its answer stands); the workload health checker keeps Go's default policy (any host).
  */
+import type { Cancellation } from "./cancel.js";
 import type { ProbeClient, ProbeResponse } from "./http-client.js";
 
 const FOLLOWED = new Set([301, 302, 303, 307, 308]);
@@ -18,8 +19,8 @@ export interface HTTPProbe {
   headers: [string, string][];
   /** The whole probe's deadline; 0 = none. */
   timeoutMs: number;
-  /** Aborted when whoever asked for the probe went away. */
-  signal?: AbortSignal;
+  /** Cancelled when whoever asked for the probe went away. */
+  cancel?: Cancellation;
   redirects: RedirectPolicy;
 }
 
@@ -37,12 +38,12 @@ export class HTTPProbeError extends Error {
 }
 
 /**
- * `fn` with a deadline (0 = none) that also ends when `signal` aborts; the `onAbort` callbacks `fn`
+ * `fn` with a deadline (0 = none) that also ends when `cancel` fires; the `onAbort` callbacks `fn`
  * registers run when either happens. (One promise and one timer per probe: this is the probe path.)
  */
 function withDeadline<T>(
   ms: number,
-  signal: AbortSignal | undefined,
+  cancel: Cancellation | undefined,
   failed: (reason: HTTPProbeFailure, message: string) => Error,
   fn: (onAbort: (f: () => void) => void) => Promise<T>,
 ): Promise<T> {
@@ -53,7 +54,6 @@ function withDeadline<T>(
     const settle = () => {
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onSignal);
     };
     const end = (reason: HTTPProbeFailure, why: string) => {
       if (settled) return;
@@ -61,9 +61,8 @@ function withDeadline<T>(
       for (const c of cleanups) c();
       reject(failed(reason, why));
     };
-    const onSignal = () => end("gone", "the prober went away");
     if (ms > 0) timer = setTimeout(() => end("timeout", "context deadline exceeded"), ms);
-    signal?.addEventListener("abort", onSignal, { once: true });
+    cancel?.onCancel(() => end("gone", "the prober went away"));
     fn((f) => cleanups.push(f)).then(
       (v) => {
         if (settled) return;
@@ -84,7 +83,7 @@ export async function httpProbe(client: ProbeClient, p: HTTPProbe): Promise<Prob
   let url = p.url;
   const firstHost = url.hostname;
   const failed = (reason: HTTPProbeFailure, message: string) => new HTTPProbeError(reason, url, message);
-  return withDeadline(p.timeoutMs, p.signal, failed, async (onAbort) => {
+  return withDeadline(p.timeoutMs, p.cancel, failed, async (onAbort) => {
     let host = p.host;
     for (let requests = 1; ; requests++) {
       let r: ProbeResponse;

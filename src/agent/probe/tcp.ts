@@ -3,6 +3,7 @@
  * health checker (from the default address) alike.
  */
 import * as net from "node:net";
+import type { Cancellation } from "./cancel.js";
 import { family } from "./http-client.js";
 
 /** Undefined when it connected, else why not (`timeoutError` when `timeoutMs` passed first; 0 = no timeout). */
@@ -12,7 +13,7 @@ export function connectOnce(o: {
   localAddress?: string;
   timeoutMs: number;
   timeoutError: () => Error;
-  signal?: AbortSignal;
+  cancel?: Cancellation;
 }): Promise<Error | undefined> {
   return new Promise((resolve) => {
     const socket = net.connect({
@@ -21,9 +22,7 @@ export function connectOnce(o: {
       ...(o.localAddress === undefined ? {} : { localAddress: o.localAddress, family: family(o.localAddress) }),
     });
     const timer = o.timeoutMs > 0 ? setTimeout(() => socket.destroy(o.timeoutError()), o.timeoutMs) : undefined;
-    const gone = () => socket.destroy(new Error("the prober went away"));
-    o.signal?.addEventListener("abort", gone, { once: true });
-    socket.once("close", () => o.signal?.removeEventListener("abort", gone));
+    o.cancel?.onCancel(() => socket.destroy(new Error("the prober went away")));
     socket.once("connect", () => {
       clearTimeout(timer);
       socket.destroy();

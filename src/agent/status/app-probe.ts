@@ -8,6 +8,7 @@
 import { isIP } from "node:net";
 import { splitHostPort } from "../../go/net.js";
 import { joinHostPort } from "../../mesh/validate-net.js";
+import type { Cancellation } from "../probe/cancel.js";
 import { checkHealth } from "../probe/grpc-health.js";
 import { SERVING_STATUS } from "../probe/grpc-health-codec.js";
 import { ProbeClient } from "../probe/http-client.js";
@@ -78,8 +79,8 @@ export function forwardedHeaders(rawHeaders: readonly string[]): [string, string
 export interface IncomingProbe {
   host: string;
   rawHeaders: readonly string[];
-  /** Aborted when the kubelet's request goes away: the probe of the application stops too. */
-  signal?: AbortSignal;
+  /** Cancelled when the kubelet's request goes away: the probe of the application stops too. */
+  cancel?: Cancellation;
 }
 
 /** Each prober's URL, parsed once (the URL depends only on the prober and its target). */
@@ -109,7 +110,7 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
       host: probeHostHeader(incoming.host, t.statusPort, port),
       headers: forwardedHeaders(incoming.rawHeaders),
       timeoutMs: p.timeoutSeconds * 1000,
-      signal: incoming.signal,
+      cancel: incoming.cancel,
       redirects: "same-host",
     });
     // Redirects not followed are a success: a 3xx need not carry a Location the kubelet could use.
@@ -124,14 +125,14 @@ export async function probeHTTP(p: Prober, incoming: IncomingProbe, t: ProbeTarg
   }
 }
 
-export async function probeTCP(p: Prober, t: ProbeTarget, signal?: AbortSignal): Promise<ProbeAnswer> {
+export async function probeTCP(p: Prober, t: ProbeTarget, cancel?: Cancellation): Promise<ProbeAnswer> {
   const error = await connectOnce({
     host: dialHost(t),
     port: p.tcpSocket?.port.type === "int" ? p.tcpSocket.port.value : 0,
     localAddress: t.localAddress,
     timeoutMs: p.timeoutSeconds * 1000,
     timeoutError: () => new Error(`timed out after ${p.timeoutSeconds}s`),
-    signal,
+    cancel,
   });
   return error === undefined ? { status: 200 } : { status: 500, error: `tcp probe failed: ${error.message}` };
 }
@@ -158,7 +159,7 @@ export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarg
       service: p.grpc.service ?? "",
       deadline: Date.now() + p.timeoutSeconds * 1000,
       userAgent,
-      signal: incoming.signal,
+      cancel: incoming.cancel,
     });
     if (status === 1) return { status: 200 };
     return { status: 500, error: `grpc probe: status ${SERVING_STATUS[status] ?? status}` };
@@ -169,6 +170,6 @@ export async function probeGRPC(p: Prober, incoming: IncomingProbe, t: ProbeTarg
 
 export function runAppProbe(p: Prober, incoming: IncomingProbe, t: ProbeTarget): Promise<ProbeAnswer> {
   if (p.httpGet) return probeHTTP(p, incoming, t);
-  if (p.tcpSocket) return probeTCP(p, t, incoming.signal);
+  if (p.tcpSocket) return probeTCP(p, t, incoming.cancel);
   return probeGRPC(p, incoming, t);
 }

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
 import { posix } from "node:path";
 import type { Registry } from "prom-client";
+import { CancelList, type Cancellation } from "../probe/cancel.js";
 import { ProbeClient } from "../probe/http-client.js";
 import { runAppProbe } from "./app-probe.js";
 import { EnvoyReadinessProbe } from "./envoy-probe.js";
@@ -227,7 +228,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     );
   }
 
-  async function handleAppProbe(req: http.IncomingMessage, path: string, signal: AbortSignal): Promise<Reply> {
+  async function handleAppProbe(req: http.IncomingMessage, path: string, cancel: Cancellation): Promise<Reply> {
     const prober = probers.get(path);
     if (!prober) {
       log.error(`Prober does not exists url ${path}`);
@@ -235,7 +236,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     }
     const answer = await runAppProbe(
       prober,
-      { host: firstHeader(req.rawHeaders, "host") ?? "", rawHeaders: req.rawHeaders, signal },
+      { host: firstHeader(req.rawHeaders, "host") ?? "", rawHeaders: req.rawHeaders, cancel },
       {
         destination: options.legacyLocalhostProbeDestination ? "localhost" : podIP,
         localAddress: upstreamLocalAddress,
@@ -255,7 +256,7 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
     return { status: 200, body: "OK" };
   }
 
-  async function route(req: http.IncomingMessage, gone: AbortSignal): Promise<Reply> {
+  async function route(req: http.IncomingMessage, gone: Cancellation): Promise<Reply> {
     const { path, query } = splitUrl(req.url ?? "/");
     const clean = cleanPath(path);
     if (clean !== path && req.method !== "CONNECT") {
@@ -307,11 +308,11 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
 
   const server = http.createServer((req, res) => {
     // The client leaving before its answer stops the work done for it.
-    const gone = new AbortController();
+    const gone = new CancelList();
     res.once("close", () => {
-      if (!res.writableFinished) gone.abort();
+      if (!res.writableFinished) gone.cancel();
     });
-    route(req, gone.signal)
+    route(req, gone)
       .then((reply) => sendReply(req, res, reply))
       .catch((e: Error) => {
         log.error(`status server: ${req.method} ${req.url}: ${e.message}`);
