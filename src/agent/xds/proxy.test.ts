@@ -159,11 +159,11 @@ describe("XDS proxy with a fake istiod", () => {
 
   test("PCDS asked after LDS when the trust bundle is taken from it; its CA certificates handed over", async () => {
     const istiod = await startFakeIstiod(pki);
-    const bundles: string[][] = [];
+    const bundles: string[] = [];
     const proxy = await proxyFor(istiod, {
       onNameTable: () => {},
       dynamicProxyConfig: true,
-      onProxyConfig: (pems) => bundles.push(pems),
+      onProxyConfig: (bundle) => bundles.push(bundle),
     });
     const envoy = adsClient(`unix:${proxy.socketPath}`);
     try {
@@ -180,7 +180,8 @@ describe("XDS proxy with a fake istiod", () => {
       });
       await s.push({ versionInfo: "p1", nonce: "pc-1", typeUrl: PCDS, resources: [{ typeUrl: PCDS, value }] });
       await until(() => s.requests.some((r) => r.responseNonce === "pc-1"), "PCDS ACK");
-      assert.deepEqual(bundles, [[pki.rootPem, "second"]]);
+      // Joined as initXdsProxy joins them (pkiutil.AppendCertByte: one newline between).
+      assert.deepEqual(bundles, [`${pki.rootPem.replace(/\n$/, "")}\nsecond`]);
       assert.equal(s.requests.find((r) => r.responseNonce === "pc-1")?.errorDetail, undefined);
       assert.deepEqual(envoy.responses, []);
     } finally {
@@ -274,6 +275,30 @@ describe("XDS proxy with a fake istiod", () => {
       proxy.sendHealth({ healthy: true });
       await until(() => health().length >= 2, "the healthy request");
       assert.equal(health()[1]?.errorDetail ?? null, null);
+    } finally {
+      envoy.close();
+      await proxy.close();
+      await istiod.close();
+    }
+  });
+
+  test("a health change before Envoy's first LDS request waits for it, and goes after the agent's own requests", async () => {
+    const HEALTH = "type.googleapis.com/istio.v1.HealthInformation";
+    const istiod = await startFakeIstiod(pki);
+    const proxy = await proxyFor(istiod, { onNameTable: () => {} });
+    const envoy = adsClient(`unix:${proxy.socketPath}`);
+    try {
+      envoy.send({ node: NODE, typeUrl: CDS });
+      await until(() => (istiod.streams[0]?.requests.length ?? 0) >= 1, "CDS");
+      proxy.sendHealth({ healthy: false, message: "app down" });
+      envoy.send({ typeUrl: LDS });
+      await until(() => (istiod.streams[0]?.requests ?? []).some((r) => r.typeUrl === HEALTH), "the health request");
+      envoy.send({ typeUrl: CDS, versionInfo: "c1", responseNonce: "c" });
+      await until(() => istiod.streams[0]?.requests.at(-1)?.responseNonce === "c", "the last CDS request");
+      assert.deepEqual(
+        istiod.streams[0]?.requests.map((r) => r.typeUrl),
+        [CDS, LDS, NDS, HEALTH, CDS],
+      );
     } finally {
       envoy.close();
       await proxy.close();

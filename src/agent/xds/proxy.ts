@@ -30,6 +30,7 @@ import type { NameTable } from "../dns/name-table.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { type AgentLog, SILENT_LOG } from "../process/log.js";
 import { serviceClient } from "../protos.js";
+import { appendCertByte } from "../sds/trust-anchors.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
 import { decodeProxyConfigCaCertificates } from "./proxy-config-decode.js";
@@ -66,9 +67,10 @@ export interface XdsProxyOptions {
   dynamicProxyConfig?: boolean;
   /**
    * The trust bundle sink (the secret cache's UpdateConfigTrustBundle): the `caCertificatesPem` of
-   * each ProxyConfig istiod pushes. Without it or `dynamicProxyConfig`, PCDS is not requested. Throws to NACK.
+   * each ProxyConfig istiod pushes, joined into one PEM bundle as initXdsProxy joins them
+   * (pkiutil.AppendCertByte). Without it or `dynamicProxyConfig`, PCDS is not requested. Throws to NACK.
    */
-  onProxyConfig?: (caCertificatesPem: string[]) => void;
+  onProxyConfig?: (trustBundle: string) => void;
   /**
    * ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION (default true). pkg/wasm (downloading remote Wasm
    * modules and rewriting ECDS to local files) is not ported: ECDS passes unchanged, and with the
@@ -180,7 +182,9 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   if (options.dynamicProxyConfig && options.onProxyConfig) {
     const sink = options.onProxyConfig;
     handlers.set(PROXY_CONFIG_TYPE, (payload) => {
-      sink(decodeProxyConfigCaCertificates(payload));
+      const caCerts = decodeProxyConfigCaCertificates(payload);
+      log.debug(`XDS proxy: received new certificates to add to mesh trust domain: ${caCerts.length}`);
+      sink(caCerts.reduce(appendCertByte, ""));
       counters.proxyConfigs++;
     });
   }
@@ -230,17 +234,22 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
       counters.requests++;
       up?.write(request);
     };
-    con.send = sendUp;
+    // handleUpstreamRequest: a health request before Envoy's first LDS request is dropped (it is kept
+    // as the initial request, sent after that LDS request).
+    con.send = (request) => {
+      if (request.typeUrl === HEALTH_INFO_TYPE_URL && !initialRequestsSent) return;
+      sendUp(request);
+    };
 
     // Envoy → istiod, with the agent's own first requests after Envoy's first LDS request.
     call.on("data", (request: Message) => {
       if (stopped) return;
       sendUp(request);
       if (!initialRequestsSent && request.typeUrl === LISTENER_TYPE) {
-        if (healthRequest) sendUp(healthRequest);
         if (handlers.has(NAME_TABLE_TYPE)) sendUp({ typeUrl: NAME_TABLE_TYPE });
         if (handlers.has(PROXY_CONFIG_TYPE)) sendUp({ typeUrl: PROXY_CONFIG_TYPE });
         initialRequestsSent = true;
+        if (healthRequest) sendUp(healthRequest);
       }
     });
     // Envoy ended its side, went away or broke: the upstream goes with it, and the call ends OK.
