@@ -70,13 +70,21 @@ describe("agent: the ProxyConfig's trust anchors (PCDS) reach Envoy's ROOTCA", (
         discoveryAddress: istiod.address,
         statusPort: await freePort(),
         proxyAdminPort: await freePort(),
+        terminationDrainDuration: "1s",
       }),
+      // The fake Envoy leaves soon after the agent's drain begins, so the agent exits by itself.
+      FAKE_ENVOY_EXIT_AFTER_DRAIN_MS: "100",
       ...env,
     });
     const output = childOutput(agent);
+    const exited = new Promise<void>((resolve) => agent.once("exit", () => resolve()));
     cleanup.push(async () => {
-      if (agent.exitCode === null) agent.kill("SIGKILL");
-      await output.exited;
+      if (agent.exitCode === null && agent.signalCode === null) {
+        agent.kill("SIGTERM");
+        const killer = setTimeout(() => agent.kill("SIGKILL"), 20_000);
+        await exited;
+        clearTimeout(killer);
+      }
       rmSync(root, { recursive: true, force: true });
     });
     const text = () => output.stdout + output.stderr;

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { status as Status } from "@grpc/grpc-js";
+import { Client, credentials, status as Status } from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { SILENT_LOG } from "../process/log.js";
@@ -301,6 +301,41 @@ describe("XDS proxy with a fake istiod", () => {
       );
     } finally {
       envoy.close();
+      await proxy.close();
+      await istiod.close();
+    }
+  });
+
+  test("responses reach Envoy as istiod's bytes: nothing decoded and re-encoded, unknown fields kept", async () => {
+    const istiod = await startFakeIstiod(pki);
+    const proxy = await proxyFor(istiod);
+    const client = new Client(`unix:${proxy.socketPath}`, credentials.createInsecure());
+    const raw = (b: Buffer) => b;
+    const call = client.makeBidiStreamRequest<Buffer, Buffer>(
+      "/envoy.service.discovery.v3.AggregatedDiscoveryService/StreamAggregatedResources",
+      raw,
+      raw,
+    );
+    const got: Buffer[] = [];
+    call.on("data", (b: Buffer) => got.push(b));
+    call.on("error", () => {});
+    try {
+      call.write(encodeIstiodMessage("envoy.service.discovery.v3.DiscoveryRequest", { node: NODE, typeUrl: CDS }));
+      await until(() => (istiod.streams[0]?.requests.length ?? 0) >= 1, "CDS request");
+      const response = "envoy.service.discovery.v3.DiscoveryResponse";
+      // As a newer istiod might send it: the envelope first, then the resources, then a field these
+      // protos do not know (number 100, varint 1).
+      const bytes = Buffer.concat([
+        encodeIstiodMessage(response, { versionInfo: "1", typeUrl: CDS, nonce: "n1" }),
+        encodeIstiodMessage(response, { resources: [cluster(1, 4096), cluster(2, 10)] }),
+        Buffer.from([0xa0, 0x06, 0x01]),
+      ]);
+      await istiod.streams[0]?.push(bytes);
+      await until(() => got.length === 1, "the response at Envoy");
+      assert.ok(got[0]?.equals(bytes), "the bytes istiod wrote");
+    } finally {
+      call.cancel();
+      client.close();
       await proxy.close();
       await istiod.close();
     }
