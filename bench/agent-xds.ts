@@ -375,7 +375,7 @@ printTable([
 const smallest = memory.get(memorySizes[0] as number) as MemoryFigures;
 const largestSize = memorySizes.at(-1) as number;
 const largest = memory.get(largestSize) as MemoryFigures;
-const heapAllowance = 0.05 * memoryPushes * (largestSize - (memorySizes[0] as number));
+const heapAllowance = 0.1 * memoryPushes * (largestSize - (memorySizes[0] as number));
 const ratio = (type: string) => mean(proxied.rates.get(type) ?? []) / mean(direct.rates.get(type) ?? []);
 const results: [string, string, string, boolean][] = [
   [`throughput, ${mib(pushBytes)} MiB CDS pushes`, `${ratio(CDS).toFixed(2)}× direct`, "≥ 0.8×", ratio(CDS) >= 0.8],
@@ -387,13 +387,13 @@ const results: [string, string, string, boolean][] = [
     pl.p99 - dl.p99 <= 1,
   ],
   // Flat in the push size. The V8 heap: payloads are forwarded as bytes, never decoded into objects
-  // (a decoded push weighs about half its size on the heap); what the heap still grows by is Node's
-  // per-chunk Buffer objects, held to 5% of the extra bytes pushed. RSS: the peak over idle held to a
+  // (decoded, 8 pushes of 4 MiB grew the heap by 12.7 MiB, 40% of the bytes); what it still grows by
+  // is Node's per-chunk Buffer objects and young garbage not yet collected, held to 10% of the bytes. RSS: the peak over idle held to a
   // few copies of one push (the message being received, the one being written, one read ahead).
   [
     `V8 heap growth, ${mib(largestSize)} MiB − ${mib(memorySizes[0] as number)} MiB pushes`,
     `${mib(largest.heapUsed - smallest.heapUsed)} MiB`,
-    `≤ ${mib(heapAllowance)} MiB (5% of the bytes)`,
+    `≤ ${mib(heapAllowance)} MiB (10% of the bytes)`,
     largest.heapUsed - smallest.heapUsed <= heapAllowance,
   ],
   [

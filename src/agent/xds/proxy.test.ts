@@ -341,6 +341,26 @@ describe("XDS proxy with a fake istiod", () => {
     }
   });
 
+  test("a response that is not a DiscoveryResponse on the wire ends Envoy's stream with INTERNAL, as a Recv error", async () => {
+    const istiod = await startFakeIstiod(pki);
+    const proxy = await proxyFor(istiod);
+    const envoy = adsClient(`unix:${proxy.socketPath}`);
+    try {
+      envoy.send({ node: NODE, typeUrl: CDS });
+      await until(() => (istiod.streams[0]?.requests.length ?? 0) >= 1, "CDS request");
+      await istiod.streams[0]?.push(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])); // a length past the end
+      const status = await envoy.ended();
+      assert.equal(status.code, Status.INTERNAL);
+      assert.match(status.details, /undecodable DiscoveryResponse/);
+      assert.equal(proxy.stats().malformed, 1);
+      await until(() => istiod.streams.every((s) => !s.open), "the upstream stream closed");
+    } finally {
+      envoy.close();
+      await proxy.close();
+      await istiod.close();
+    }
+  });
+
   test("1,000 resources in one push, and 1,000 pushes in order", async () => {
     const istiod = await startFakeIstiod(pki);
     const proxy = await proxyFor(istiod);

@@ -58,7 +58,10 @@ function type(name: string): protobuf.Type {
 
 function decode<T>(name: string, bytes: Uint8Array): T {
   try {
-    return type(name).decode(bytes) as unknown as T;
+    // As a plain Uint8Array: protobufjs reads a Node Buffer with a reader that cuts a string running
+    // past the end short instead of failing; the plain reader fails, as Go's proto.Unmarshal does.
+    const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return type(name).decode(view) as unknown as T;
   } catch (error) {
     throw new Error(`undecodable ${name.replace(/Envelope$/, "")} (${(error as Error).message})`);
   }
