@@ -388,8 +388,9 @@ const results: [string, string, string, boolean][] = [
   ],
   // Flat in the push size. The V8 heap: payloads are forwarded as bytes, never decoded into objects
   // (decoded, 8 pushes of 4 MiB grew the heap by 12.7 MiB, 40% of the bytes); what it still grows by
-  // is Node's per-chunk Buffer objects and young garbage not yet collected, held to 10% of the bytes. RSS: the peak over idle held to a
-  // few copies of one push (the message being received, the one being written, one read ahead).
+  // is Node's per-chunk Buffer objects and young garbage not yet collected, held to 10% of the bytes.
+  // RSS: the peak over idle held to a few copies of one push (the message being received, the one
+  // being written, one read ahead).
   [
     `V8 heap growth, ${mib(largestSize)} MiB − ${mib(memorySizes[0] as number)} MiB pushes`,
     `${mib(largest.heapUsed - smallest.heapUsed)} MiB`,
