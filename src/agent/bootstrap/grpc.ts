@@ -5,6 +5,7 @@
  * listener name template. pilot-agent writes it to GRPC_XDS_BOOTSTRAP for pods injected with the
  * `grpc-agent` template.
  */
+import { joinPath } from "../../go/path.js";
 import { typedMetadataJSON } from "./converters.js";
 import type { Node } from "./node-metadata.js";
 
@@ -59,9 +60,10 @@ export function grpcBootstrap(options: GRPCBootstrapOptions): Record<string, unk
       default: {
         plugin_name: "file_watcher",
         config: {
-          certificate_file: `${options.certDir}/cert-chain.pem`,
-          private_key_file: `${options.certDir}/key.pem`,
-          ca_certificate_file: `${options.certDir}/root-cert.pem`,
+          // path.Join: cleaned, so `/data/` and `./data` name the files as Istio does.
+          certificate_file: joinPath(options.certDir, "cert-chain.pem"),
+          private_key_file: joinPath(options.certDir, "key.pem"),
+          ca_certificate_file: joinPath(options.certDir, "root-cert.pem"),
           refresh_interval: "900s",
         },
       },
