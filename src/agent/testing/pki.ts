@@ -13,6 +13,8 @@ export interface TestCa {
   serving: { certPem: string; keyPem: string };
   /** Signs a PEM CSR: a leaf valid for `ttlMs`, with the CSR's SANs. */
   signCsr(csrPem: string, ttlMs: number): Promise<string>;
+  /** A workload certificate (PEM) and its key for the given URI SANs (SPIFFE IDs), valid a day. */
+  issueWorkload(uris: string[]): Promise<{ certPem: string; keyPem: string }>;
 }
 
 function serial(): string {
@@ -76,6 +78,22 @@ export async function createTestCa(): Promise<TestCa> {
         extensions: san ? [san] : [],
       });
       return leaf.toString("pem");
+    },
+    async issueWorkload(uris) {
+      const keys = (await webcrypto.subtle.generateKey(ALG, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+      const t = Date.now();
+      const leaf = await x509.X509CertificateGenerator.create({
+        serialNumber: serial(),
+        subject: "",
+        issuer: root.subject,
+        notBefore: new Date(t - 60_000),
+        notAfter: new Date(t + 86_400_000),
+        publicKey: keys.publicKey,
+        signingKey: rootKeys.privateKey,
+        signingAlgorithm: ALG,
+        extensions: [new x509.SubjectAlternativeNameExtension(uris.map((value) => ({ type: "url", value })))],
+      });
+      return { certPem: leaf.toString("pem"), keyPem: await pkcs8Pem(keys.privateKey) };
     },
   };
 }
