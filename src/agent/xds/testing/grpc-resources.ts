@@ -8,7 +8,8 @@
  * buildUpstreamTLSContext, grpcgen.go buildCommonTLSContext): an UpstreamTlsContext whose identity
  * and root come from the bootstrap's certificate provider instance `default` (certificate names
  * `default` and `ROOTCA`, in both the current and the deprecated fields) and whose validation
- * context matches the server's SANs exactly. Encoded with protobufjs straight from Envoy's protos (the
+ * context matches the server's SANs exactly. For a proxyless gRPC server, the inbound Listener of
+ * grpcgen/lds.go under STRICT mTLS. Encoded with protobufjs straight from Envoy's protos (the
  * XDS proxy under test never decodes them; @grpc/grpc-js-xds does).
  */
 import { existsSync } from "node:fs";
@@ -31,6 +32,9 @@ export const ENDPOINT_TYPE = "type.googleapis.com/envoy.config.endpoint.v3.Clust
 const HCM = "envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager";
 const ROUTER = "envoy.extensions.filters.http.router.v3.Router";
 const UPSTREAM_TLS = "envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext";
+const DOWNSTREAM_TLS = "envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext";
+/** grpcxds.ServerListenerNamePrefix: the bootstrap's server listener template without `%s`. */
+export const SERVER_LISTENER_PREFIX = "xds.istio.io/grpc/lds/inbound/";
 
 let root: protobuf.Root | undefined;
 
@@ -80,25 +84,70 @@ export interface GrpcService {
   istioMutualSans?: string[];
 }
 
-/**
- * cds.go buildUpstreamTLSContext, encoded: the UpstreamTlsContext bytes of an ISTIO_MUTUAL cluster
- * (grpcgen.go buildCommonTLSContext: identity and root from the provider instance `default`).
- */
-export function upstreamTlsContext(sans: string[]): Buffer {
+/** grpcgen.go buildCommonTLSContext: identity and root from the provider instance `default`. */
+function commonTlsContext(sans: string[]): Record<string, unknown> {
   const instance = (certificate_name: string) => ({ instance_name: "default", certificate_name });
-  return encode(UPSTREAM_TLS, {
-    common_tls_context: {
-      tls_certificate_provider_instance: instance("default"),
-      tls_certificate_certificate_provider_instance: instance("default"),
-      combined_validation_context: {
-        validation_context_certificate_provider_instance: instance("ROOTCA"),
-        default_validation_context: {
-          match_subject_alt_names: sans.map((exact) => ({ exact })),
-          ca_certificate_provider_instance: instance("ROOTCA"),
-        },
+  return {
+    tls_certificate_provider_instance: instance("default"),
+    tls_certificate_certificate_provider_instance: instance("default"),
+    combined_validation_context: {
+      validation_context_certificate_provider_instance: instance("ROOTCA"),
+      default_validation_context: {
+        match_subject_alt_names: sans.map((exact) => ({ exact })),
+        ca_certificate_provider_instance: instance("ROOTCA"),
       },
     },
+  };
+}
+
+/** cds.go buildUpstreamTLSContext, encoded: the UpstreamTlsContext bytes of an ISTIO_MUTUAL cluster. */
+export function upstreamTlsContext(sans: string[]): Buffer {
+  return encode(UPSTREAM_TLS, { common_tls_context: commonTlsContext(sans) });
+}
+
+/** lds.go buildInboundFilterChains under STRICT mTLS, encoded: no SAN matchers, client certificate required. */
+export function downstreamTlsContext(): Buffer {
+  return encode(DOWNSTREAM_TLS, {
+    common_tls_context: commonTlsContext([]),
+    require_client_certificate: { value: true },
   });
+}
+
+/**
+ * lds.go buildInboundListeners for a proxyless gRPC server listening on `address:port` (the name its
+ * bootstrap's server listener template gives), STRICT mTLS: one filter chain `inbound-mtls` whose
+ * HttpConnectionManager has the inline route config `inbound` (every path, non-forwarding action)
+ * and the router filter, and whose transport socket is the DownstreamTlsContext above.
+ */
+export function grpcInboundListener(address: string, port: number): { name: string; any: AnyValue } {
+  const name = `${SERVER_LISTENER_PREFIX}${address}:${port}`;
+  const hcm = any(HCM, {
+    route_config: {
+      name: "inbound",
+      virtual_hosts: [{ domains: ["*"], routes: [{ match: { prefix: "/" }, non_forwarding_action: {} }] }],
+    },
+    http_filters: [{ name: "envoy.filters.http.router", typed_config: any(ROUTER, {}) }],
+  });
+  return {
+    name,
+    any: {
+      typeUrl: LISTENER_TYPE,
+      value: encode("envoy.config.listener.v3.Listener", {
+        name,
+        address: { socket_address: { address, port_value: port } },
+        filter_chains: [
+          {
+            name: "inbound-mtls",
+            filters: [{ name: "inbound-hcmmtls", typed_config: hcm }],
+            transport_socket: {
+              name: "envoy.transport_sockets.tls",
+              typed_config: { type_url: `type.googleapis.com/${DOWNSTREAM_TLS}`, value: downstreamTlsContext() },
+            },
+          },
+        ],
+      }),
+    },
+  };
 }
 
 /** The resources by type URL, each as the `Any` a DiscoveryResponse carries, with its name. */
