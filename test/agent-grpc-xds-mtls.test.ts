@@ -24,6 +24,7 @@ import {
   grpcInboundListener,
   upstreamTlsContext,
 } from "../src/agent/xds/testing/grpc-resources.js";
+import { raw, SAY } from "./echo-service.js";
 import {
   type Bed,
   CLIENT_ID,
@@ -46,12 +47,11 @@ const TLS_PROTO = "envoy/extensions/transport_sockets/tls/v3/tls.proto";
 function directCall(port: number, creds: ChannelCredentials): Promise<string> {
   // (A host name for TLS's server name: an IP address there is deprecated. The server's identity is checked by SAN.)
   const client = new Client(`127.0.0.1:${port}`, creds, { "grpc.ssl_target_name_override": HOST });
-  const identity = (b: Buffer) => b;
   return new Promise((resolve) =>
     client.makeUnaryRequest(
-      "/echo.Echo/Say",
-      identity,
-      identity,
+      SAY,
+      raw,
+      raw,
       Buffer.from("direct"),
       { deadline: new Date(Date.now() + 20_000) },
       (error: ServiceError | null, reply?: Buffer) => {

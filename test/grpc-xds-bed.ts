@@ -23,8 +23,9 @@ import type { TestCa } from "../src/agent/testing/pki.js";
 import { until } from "../src/agent/testing/until.js";
 import { type FakeIstiod, type IstiodStream, startFakeIstiod } from "../src/agent/xds/testing/fake-istiod.js";
 import { type AnyValue, type GrpcService, grpcServiceResources } from "../src/agent/xds/testing/grpc-resources.js";
+import { ECHO_SERVICE, echoReply } from "./echo-service.js";
 import { freePort } from "./loopback.js";
-import { repoRoot, spawnAgentSidecar } from "./meshinject-cli.js";
+import { childOutput, repoRoot, spawnAgentSidecar } from "./meshinject-cli.js";
 
 const run = promisify(execFile);
 export const HOST = "echo.shop.svc.cluster.local";
@@ -48,31 +49,17 @@ export interface Echo {
 export async function startEcho(tls?: { pki: TestCa; expect: string }): Promise<Echo> {
   const server = new Server();
   const peers: Peer[] = [];
-  const identity = (b: Buffer) => b;
-  server.addService(
-    {
-      Say: {
-        path: "/echo.Echo/Say",
-        requestStream: false,
-        responseStream: false,
-        requestSerialize: identity,
-        requestDeserialize: identity,
-        responseSerialize: identity,
-        responseDeserialize: identity,
-      },
+  server.addService(ECHO_SERVICE, {
+    Say: (call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) => {
+      if (tls) {
+        const cert = call.getAuthContext().sslPeerCertificate;
+        peers.push({ subjectaltname: cert?.subjectaltname, fingerprint256: cert?.fingerprint256 });
+        if (cert?.subjectaltname !== `URI:${tls.expect}`)
+          return done({ code: grpcStatus.PERMISSION_DENIED, details: `peer ${cert?.subjectaltname}` });
+      }
+      done(null, echoReply(call.request));
     },
-    {
-      Say: (call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) => {
-        if (tls) {
-          const cert = call.getAuthContext().sslPeerCertificate;
-          peers.push({ subjectaltname: cert?.subjectaltname, fingerprint256: cert?.fingerprint256 });
-          if (cert?.subjectaltname !== `URI:${tls.expect}`)
-            return done({ code: grpcStatus.PERMISSION_DENIED, details: `peer ${cert?.subjectaltname}` });
-        }
-        done(null, Buffer.concat([Buffer.from("echo:"), call.request]));
-      },
-    },
-  );
+  });
   const credentials = tls
     ? ServerCredentials.createSsl(
         Buffer.from(tls.pki.rootPem),
@@ -154,18 +141,13 @@ export async function startBed(pki: TestCa, resources: AnyValue[], env: Record<s
     PROXY_CONFIG: JSON.stringify({ discoveryAddress: istiod.address, statusPort }),
     ...env,
   });
-  let output = "";
-  agent.stdout?.on("data", (c) => {
-    output += c;
-  });
-  agent.stderr?.on("data", (c) => {
-    output += c;
-  });
+  const agentOutput = childOutput(agent);
+  const output = () => agentOutput.stdout + agentOutput.stderr;
   const bed: Bed = {
     root,
     istiod,
     agent,
-    output: () => output,
+    output,
     bootstrap() {
       const value = JSON.parse(readFileSync(join(root, "etc/istio/proxy/grpc-bootstrap.json"), "utf8"));
       assert.equal(value.xds_servers[0].server_uri, "unix:///etc/istio/proxy/XDS");
@@ -178,7 +160,7 @@ export async function startBed(pki: TestCa, resources: AnyValue[], env: Record<s
       try {
         await until(check, what, 60_000);
       } catch (error) {
-        throw new Error(`${(error as Error).message}; agent output:\n${output}`);
+        throw new Error(`${(error as Error).message}; agent output:\n${output()}`);
       }
     },
     async close() {
@@ -219,16 +201,11 @@ export async function startXdsEcho(bootstrapPath: string, port: number): Promise
     env: { PATH: process.env.PATH ?? "", GRPC_XDS_BOOTSTRAP: bootstrapPath },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout?.on("data", (c) => {
-    output += c;
-  });
-  child.stderr?.on("data", (c) => {
-    output += c;
-  });
+  const childOut = childOutput(child);
+  const output = () => childOut.stdout + childOut.stderr;
   const echo: XdsEcho = {
     peers: () =>
-      output
+      childOut.stdout
         .split("\n")
         .filter((l) => l.startsWith("PEER "))
         .map((l) => {
@@ -238,24 +215,24 @@ export async function startXdsEcho(bootstrapPath: string, port: number): Promise
             fingerprint256: fp === "-" ? undefined : fp,
           };
         }),
-    output: () => output,
+    output,
     kill: () => {
       if (child.exitCode === null) child.kill("SIGKILL");
     },
   };
   try {
     await until(
-      () => /^(NOT_)?SERVING/m.test(output) || child.exitCode !== null,
+      () => /^(NOT_)?SERVING/m.test(childOut.stdout) || child.exitCode !== null,
       "the xDS echo server serving",
       60_000,
     );
   } catch (error) {
     echo.kill();
-    throw new Error(`${(error as Error).message}; its output:\n${output}`);
+    throw new Error(`${(error as Error).message}; its output:\n${output()}`);
   }
-  if (!/^SERVING$/m.test(output)) {
+  if (!/^SERVING$/m.test(childOut.stdout)) {
     echo.kill();
-    assert.fail(`the xDS echo server: ${output}`);
+    assert.fail(`the xDS echo server: ${output()}`);
   }
   return echo;
 }

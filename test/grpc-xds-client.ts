@@ -7,6 +7,7 @@
 // insecure fallback); without, plain insecure credentials whatever xDS says.
 import { Client, credentials, type ServiceError } from "@grpc/grpc-js";
 import * as xds from "@grpc/grpc-js-xds";
+import { raw, SAY } from "./echo-service.js";
 
 xds.register();
 const [target, text, mode] = process.argv.slice(2);
@@ -18,9 +19,9 @@ const insecure = credentials.createInsecure();
 const client = new Client(target, mode === "xds" ? new xds.XdsChannelCredentials(insecure) : insecure);
 const deadline = new Date(Date.now() + 20_000);
 client.makeUnaryRequest(
-  "/echo.Echo/Say",
-  (b: Buffer) => b,
-  (b: Buffer) => b,
+  SAY,
+  raw,
+  raw,
   Buffer.from(text),
   { deadline },
   (error: ServiceError | null, reply?: Buffer) => {

@@ -7,6 +7,7 @@
 // names>` of the certificate the caller presented (`PEER - -` without one).
 import { ServerCredentials, type ServerUnaryCall, type sendUnaryData, status } from "@grpc/grpc-js";
 import * as xds from "@grpc/grpc-js-xds";
+import { ECHO_SERVICE, echoReply } from "./echo-service.js";
 
 const port = Number(process.argv[2]);
 if (!Number.isInteger(port) || port <= 0) {
@@ -17,28 +18,14 @@ if (!Number.isInteger(port) || port <= 0) {
 xds.register();
 const address = `127.0.0.1:${port}`;
 const server = new xds.XdsServer();
-const identity = (b: Buffer) => b;
-server.addService(
-  {
-    Say: {
-      path: "/echo.Echo/Say",
-      requestStream: false,
-      responseStream: false,
-      requestSerialize: identity,
-      requestDeserialize: identity,
-      responseSerialize: identity,
-      responseDeserialize: identity,
-    },
+server.addService(ECHO_SERVICE, {
+  Say: (call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) => {
+    const cert = call.getAuthContext().sslPeerCertificate;
+    console.log(`PEER ${cert?.fingerprint256 ?? "-"} ${cert?.subjectaltname ?? "-"}`);
+    if (!cert) return done({ code: status.UNAUTHENTICATED, details: "no client certificate" });
+    done(null, echoReply(call.request));
   },
-  {
-    Say: (call: ServerUnaryCall<Buffer, Buffer>, done: sendUnaryData<Buffer>) => {
-      const cert = call.getAuthContext().sslPeerCertificate;
-      console.log(`PEER ${cert?.fingerprint256 ?? "-"} ${cert?.subjectaltname ?? "-"}`);
-      if (!cert) return done({ code: status.UNAUTHENTICATED, details: "no client certificate" });
-      done(null, Buffer.concat([Buffer.from("echo:"), call.request]));
-    },
-  },
-);
+});
 // The callback comes once the Listener is applied and the port serves.
 server.bindAsync(address, new xds.XdsServerCredentials(ServerCredentials.createInsecure()), (error) => {
   if (error) {
