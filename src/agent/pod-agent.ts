@@ -9,7 +9,7 @@
  */
 
 import { isRecord } from "../go/json.js";
-import { type Container, type Json, PROXY_CONTAINER } from "../inject/pod.js";
+import { type Json, PROXY_CONTAINER } from "../inject/pod.js";
 import { type PodParts, podNamespace } from "../kube/workloads.js";
 import { PROXY_CONFIG_ANNOTATION } from "../mesh/index.js";
 import { parseAgentArgs } from "./bootstrap/agent-args.js";
@@ -17,7 +17,7 @@ import { DISCOVERY_ADDRESS_ANNOTATION, STATUS_PORT_ANNOTATION } from "./bootstra
 import { formatDownwardAPI } from "./bootstrap/downward-api.js";
 import { type MountedFile, mountedFile } from "./bootstrap/mounts.js";
 import { type AgentPlanInputs, POD_ANNOTATIONS_FILE, POD_LABELS_FILE } from "./plan.js";
-import { containersOf } from "./pod-containers.js";
+import { proxyContainer } from "./pod-containers.js";
 import { expandedCommandLine, type PodFacts, podFacts, type ResolvedEnv, resolveEnv } from "./pod-env.js";
 import { AGENT_ISTIO_VERSION } from "./version.js";
 
@@ -51,13 +51,6 @@ export interface PodAgent {
   annotationsFile?: MountedFile;
   /** What is known only in the cluster or at run time, and what pilot-agent then does not see. */
   notes: string[];
-}
-
-/** The pod's istio-proxy container (a native sidecar is an init container), or undefined. */
-export function proxyContainer(spec: Json): Container | undefined {
-  return [...containersOf(spec, "containers"), ...containersOf(spec, "initContainers")].find(
-    (c) => c.name === PROXY_CONTAINER,
-  );
 }
 
 /**
