@@ -16,7 +16,7 @@ import { type ConcurrencySource, constructProxyConfig } from "./bootstrap/constr
 import { DEFAULT_TEMPLATE_PATH } from "./bootstrap/default-template.js";
 import { DownwardAPIError, parseDownwardAPI } from "./bootstrap/downward-api.js";
 import { BootstrapError } from "./bootstrap/errors.js";
-import { dnsDomain } from "./bootstrap/identity.js";
+import { dnsDomain, serviceNode as proxyServiceNode } from "./bootstrap/identity.js";
 import { MetadataTypeError } from "./bootstrap/metadata-fields.js";
 import { getNodeMetaData, type MetadataOptions, type Node } from "./bootstrap/node-metadata.js";
 import { type BootstrapConfig, type BootstrapFeatures, DEFAULT_FEATURES } from "./bootstrap/template-params.js";
@@ -215,7 +215,7 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   const instanceIPs = proxyIPAddresses(env.INSTANCE_IP ?? "", inputs, annotations);
   const id = `${podName}.${podNamespace}`;
   const domain = dnsDomain(args.domain, podNamespace);
-  const serviceNode = [args.proxyType, instanceIPs[0], id, domain].join("~");
+  const serviceNode = proxyServiceNode({ type: args.proxyType, ipAddresses: instanceIPs, id, dnsDomain: domain });
   const flags = args.flags ?? {};
   let stsPort = 0;
   if (flags.stsPort !== undefined) {
