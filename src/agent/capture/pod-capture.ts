@@ -12,7 +12,7 @@
 import { type Container, findContainer, INIT_CONTAINER, type Json, VALIDATION_CONTAINER } from "../../inject/pod.js";
 import type { PodParts } from "../../kube/workloads.js";
 import { podNamespace } from "../../kube/workloads.js";
-import { AddressError, is4, parseAddr } from "../netip.js";
+import { ipsSplitV4V6 } from "../netip.js";
 import { PILOT_AGENT, programName } from "../pilot-agent.js";
 import { containersOf, proxyContainer, securityId } from "../pod-containers.js";
 import { expandedCommandLine, type PodFacts, podFacts, resolveEnv } from "../pod-env.js";
@@ -105,21 +105,14 @@ function initCommandLine(container: Container, env: ReadonlyMap<string, string> 
 }
 
 /**
- * Name servers split by family, as istio-iptables splits the resolv.conf ones. Throws
- * PodCaptureError (`--dns-servers: ...`) for one that is not an IP address.
+ * Name servers split by family, as istio-iptables splits the resolv.conf ones (ipsSplitV4V6). Throws
+ * PodCaptureError (`--dns-servers: ...`) for one that is not an IP address, where istio-iptables
+ * would skip a resolv.conf entry: here the servers are the user's.
  */
 export function splitNameServers(servers: readonly string[]): { v4: string[]; v6: string[] } {
-  const v4: string[] = [];
-  const v6: string[] = [];
-  for (const server of servers) {
-    try {
-      (is4(parseAddr(server)) ? v4 : v6).push(server);
-    } catch (e) {
-      if (!(e instanceof AddressError)) throw e;
-      throw new PodCaptureError(`--dns-servers: ${JSON.stringify(server)} is not an IP address`);
-    }
-  }
-  return { v4, v6 };
+  return ipsSplitV4V6(servers, (server) => {
+    throw new PodCaptureError(`--dns-servers: ${JSON.stringify(server)} is not an IP address`);
+  });
 }
 
 /** The run-time facts added to a config, which is then checked as Istio checks it (tools/common/config Validate). */
