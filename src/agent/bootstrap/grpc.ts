@@ -18,16 +18,6 @@ export interface GRPCBootstrapOptions {
   certDir: string;
 }
 
-/** Proxy.ServiceNode: `Type~firstIP~ID~DNSDomain`, the node ID of both bootstraps. */
-export function serviceNode(proxy: {
-  type: string;
-  ipAddresses: readonly string[];
-  id: string;
-  dnsDomain: string;
-}): string {
-  return [proxy.type, proxy.ipAddresses[0] ?? "", proxy.id, proxy.dnsDomain].join("~");
-}
-
 function sorted(v: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v).sort()) {
