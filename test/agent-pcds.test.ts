@@ -11,11 +11,10 @@
  */
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { CA_ROOT_CERT, TOKEN_PATH } from "../src/agent/istiod-channel.js";
 import { type FakeCa, startFakeCa } from "../src/agent/sds/testing/fake-ca.js";
 import { sdsClient } from "../src/agent/sds/testing/sds-client.js";
 import { createTestCa, type TestCa } from "../src/agent/testing/pki.js";
@@ -24,6 +23,7 @@ import { adsClient } from "../src/agent/xds/testing/ads-client.js";
 import { encodeIstiodMessage, type FakeIstiod, startFakeIstiod } from "../src/agent/xds/testing/fake-istiod.js";
 import { freePort } from "./loopback.js";
 import { childOutput, repoRoot, spawnAgentSidecar } from "./meshinject-cli.js";
+import { writePodSecrets } from "./pod-secrets.js";
 
 const LDS = "type.googleapis.com/envoy.config.listener.v3.Listener";
 const CDS = "type.googleapis.com/envoy.config.cluster.v3.Cluster";
@@ -52,13 +52,7 @@ describe("agent: the ProxyConfig's trust anchors (PCDS) reach Envoy's ROOTCA", (
   /** A pod root (CA root, token, the fake Envoy) and the agent running in it against `istiod`. */
   async function startPod(istiod: FakeIstiod, env: Record<string, string>) {
     const root = mkdtempSync(join(tmpdir(), "meshinject-pcds-"));
-    for (const [rel, text] of [
-      [CA_ROOT_CERT, pki.rootPem],
-      [TOKEN_PATH, "test-token"],
-    ] as const) {
-      mkdirSync(dirname(join(root, rel)), { recursive: true });
-      writeFileSync(join(root, rel), text);
-    }
+    writePodSecrets(root, pki.rootPem);
     mkdirSync(join(root, "usr/local/bin"), { recursive: true });
     copyFileSync(join(repoRoot, "src/agent/envoy/testdata/fake-envoy.mjs"), join(root, "usr/local/bin/envoy"));
     const agent: ChildProcess = spawnAgentSidecar(root, {
