@@ -96,6 +96,14 @@ function readCapped(body: stream.Readable, cap: number, drain: boolean): Promise
   });
 }
 
+/** The Location header (the first), read from the raw list: building res.headers costs more than the rest. */
+function locationOf(rawHeaders: readonly string[]): string | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].length === 8 && rawHeaders[i].toLowerCase() === "location") return rawHeaders[i + 1];
+  }
+  return undefined;
+}
+
 /** The TLS dial found the application speaking HTTP/2: the request goes to this session instead. */
 class NegotiatedH2 extends Error {
   constructor(readonly session: http2.ClientHttp2Session) {
@@ -282,7 +290,7 @@ export class ProbeClient {
       req.on("error", reject);
       req.on("response", (res) => {
         readCapped(res, MAX_PROBE_BODY_BYTES, this.options.keepAlive)
-          .then((body) => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }))
+          .then((body) => resolve({ status: res.statusCode ?? 0, location: locationOf(res.rawHeaders), body }))
           .catch(reject);
       });
       req.end();
