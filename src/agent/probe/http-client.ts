@@ -104,6 +104,13 @@ function locationOf(rawHeaders: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** A kept connection failed before the application answered: the request may be sent again. */
+class StaleConnection extends Error {
+  constructor(readonly failure: Error) {
+    super(failure.message);
+  }
+}
+
 /** The TLS dial found the application speaking HTTP/2: the request goes to this session instead. */
 class NegotiatedH2 extends Error {
   constructor(readonly session: http2.ClientHttp2Session) {
@@ -238,7 +245,23 @@ export class ProbeClient {
     return undefined;
   };
 
+  /**
+   * One request. A kept connection that fails before any answer (the application closed it as the
+   * request went out) is dropped and the request sent again on another, as Go's transport retries a
+   * replayable request on a reused connection (shouldRetryRequest); a new connection's failure stands.
+   */
   async request(r: ProbeRequest): Promise<ProbeResponse> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.send(r);
+      } catch (e) {
+        if (!(e instanceof StaleConnection) || attempt > MAX_IDLE_CONNS_PER_HOST)
+          throw e instanceof StaleConnection ? e.failure : e;
+      }
+    }
+  }
+
+  private async send(r: ProbeRequest): Promise<ProbeResponse> {
     if (r.url.protocol !== "https:") return this.h1(r, false);
     const key = `${bareHost(r.url)}|${r.url.port || 443}`;
     const kept = this.sessions.get(key);
@@ -287,8 +310,10 @@ export class ProbeClient {
         options.createConnection = (secure ? this.dialTLS : this.dialPlain) as http.RequestOptions["createConnection"];
       const req = (secure ? https : http).request(options);
       r.onAbort(() => req.destroy(new Error("probe timed out")));
-      req.on("error", reject);
+      let answered = false;
+      req.on("error", (e) => reject(req.reusedSocket && !answered ? new StaleConnection(e) : e));
       req.on("response", (res) => {
+        answered = true;
         readCapped(res, MAX_PROBE_BODY_BYTES, this.options.keepAlive)
           .then((body) => resolve({ status: res.statusCode ?? 0, location: locationOf(res.rawHeaders), body }))
           .catch(reject);
@@ -322,7 +347,8 @@ export class ProbeClient {
         req = session.request(headers, { endStream: true });
       } catch (e) {
         kept?.end();
-        reject(e);
+        // A kept session that is going away takes no new stream: another connection may.
+        reject(kept ? new StaleConnection(e as Error) : e);
         return;
       }
       const finish = () => {
@@ -335,10 +361,18 @@ export class ProbeClient {
         else session.destroy(new Error("probe timed out"));
       });
       let answered = false;
-      req.on("error", reject);
+      let failure: Error | undefined;
+      req.on("error", (e: Error) => {
+        failure = e;
+        if (answered) reject(e);
+      });
       req.once("close", () => {
         finish();
-        if (!answered) reject(new Error(`stream closed before the response (code ${req.rstCode})`));
+        if (answered) return;
+        const e = failure ?? new Error(`stream closed before the response (code ${req.rstCode})`);
+        // The kept connection went away, or the application refused the stream unprocessed.
+        const stale = kept && (!kept.usable() || req.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM);
+        reject(stale ? new StaleConnection(e) : e);
       });
       req.on("response", (h) => {
         answered = true;

@@ -104,6 +104,46 @@ describe("probe connections to an HTTPS application (ENABLE_PROBE_KEEPALIVE_CONN
       assert.deepEqual(await get(s.port, "/app-health/web/readyz"), [200, MAX_PROBE_BODY_BYTES]);
   }
 
+  it("sends a probe again when its kept connection fails before any answer, as Go's transport retries", async () => {
+    // h1: the application drops a connection when its second request arrives (it closed it idle as the
+    // request went out); h2: it refuses every second stream of a session unprocessed (REFUSED_STREAM).
+    const served = new WeakMap<object, number>();
+    const count = (key: object) => {
+      const n = (served.get(key) ?? 0) + 1;
+      served.set(key, n);
+      return n;
+    };
+    const h1 = https.createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+      if (count(req.socket) === 2) req.socket.destroy();
+      else res.end("ok");
+    });
+    const h2 = http2.createSecureServer({ cert: serving.certPem, key: serving.keyPem });
+    h2.on("stream", (stream: http2.ServerHttp2Stream) => {
+      stream.on("error", () => {}); // the refused one's, on this side
+      if (count(stream.session as object) === 2) stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+      else {
+        stream.respond({ ":status": 200 });
+        stream.end("ok");
+      }
+    });
+    for (const server of [h2, h1]) {
+      const a = await listen(server, { connections: 0, protocols: [] });
+      apps.push(a);
+      const s = await startStatusServer({
+        host: "127.0.0.1",
+        port: 0,
+        adminPort: 1,
+        registry: new Registry(),
+        probeKeepalive: true,
+        kubeAppProbers: JSON.stringify({
+          "/app-health/web/readyz": { httpGet: { path: "/", port: a.port, scheme: "HTTPS" }, timeoutSeconds: 10 },
+        }),
+      });
+      agents.push(s);
+      for (let i = 0; i < PROBES; i++) assert.deepEqual(await get(s.port, "/app-health/web/readyz"), [200, 2]);
+    }
+  });
+
   for (const kind of ["h1", "h2"] as const) {
     it(`${kind}: one connection for ${PROBES} probes with keep-alive on`, async () => {
       const a = await app(kind);
