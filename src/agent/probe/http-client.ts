@@ -2,7 +2,8 @@
  * One HTTP prober's client — the probe proxy's as pilot-agent's appProbeClient[path] (status/server.go
  * NewServer and setTransportDefaults), the workload health checker's as its HTTPProber transport
  * (pkg/istio-agent/health, keep-alive and HTTP/2 off): requests from the upstream local address, the
- * application's certificate not checked unless asked, HTTP/2 offered over TLS when ISTIO_ENABLE_HTTP2_PROBING is on. With keep-alive
+ * application's certificate not checked unless asked, HTTP/2 offered over TLS when
+ * ISTIO_ENABLE_HTTP2_PROBING is on. With keep-alive
  * (ENABLE_PROBE_KEEPALIVE_CONNECTIONS) the next probe reuses the connection — plain, TLS HTTP/1.1 or
  * HTTP/2 alike; without it (the default, as the kubelet) each request has its own connection, closed
  * after it. With HTTP/2 probing on, Go's transport defaults apply: a 10 s TLS handshake timeout, idle
