@@ -32,7 +32,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "../test/loopback.js";
 import { type AgentPod, childPath, connectEnvoy, Mesh, repoRoot, startAgentPod } from "./agent-pod.js";
-import { medianOf, readMemory, slope } from "./proc-memory.js";
+import { cpuSeconds, medianOf, readMemory, slope } from "./proc-memory.js";
 import { printTable } from "./timing.js";
 
 const { values } = parseArgs({
@@ -297,11 +297,16 @@ async function idleAndLoadPhase(mesh: Mesh): Promise<void> {
       { port: barePort, path: "/" },
     ]);
     let samples: Awaited<ReturnType<typeof watch>>;
+    const cpuBefore = { agent: cpuSeconds(pod.pid), bare: cpuSeconds(pids.bare) };
     try {
       samples = await watch("load", loadSeconds, pids);
     } finally {
       load.stop();
     }
+    const cpu = { agent: cpuSeconds(pod.pid) - cpuBefore.agent, bare: cpuSeconds(pids.bare) - cpuBefore.bare };
+    say(
+      `  CPU during the load: agent ${cpu.agent.toFixed(1)} s (${((100 * cpu.agent) / loadSeconds).toFixed(0)}% of a core), bare ${cpu.bare.toFixed(1)} s`,
+    );
     await sleep(2000);
     const [agentCount, bareCount] = load.counts as [(typeof load.counts)[0], (typeof load.counts)[0]];
     say(

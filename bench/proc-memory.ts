@@ -20,6 +20,14 @@ export function readMemory(pid: number): Memory {
   return { rssMiB: kib("VmRSS"), hwmMiB: kib("VmHWM") };
 }
 
+/** The CPU time (user + system) a process has used, in seconds (/proc/PID/stat's utime and stime). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of stat(5), counted from the state (field 3) here; clock ticks of 1/100 s.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** The median (the mean of the middle two for an even count). */
 export function medianOf(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
