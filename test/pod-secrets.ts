@@ -5,10 +5,13 @@ import { dirname, join } from "node:path";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../src/agent/istiod-channel.js";
 import { selfSignedCertificate } from "../src/webhook/tls-self-signed.js";
 
-/** Writes a root certificate (of a CA nobody here runs) and a token under `root`. */
-export function writePodSecrets(root: string): void {
+/** Writes a root certificate (`rootPem`, by default of a CA nobody here runs) and a token under `root`. */
+export function writePodSecrets(
+  root: string,
+  rootPem = selfSignedCertificate({ hosts: ["istiod.istio-system.svc"] }).cert,
+): void {
   for (const [path, text] of [
-    [CA_ROOT_CERT, selfSignedCertificate({ hosts: ["istiod.istio-system.svc"] }).cert],
+    [CA_ROOT_CERT, rootPem],
     [TOKEN_PATH, "test-token"],
   ] as const) {
     mkdirSync(dirname(join(root, path)), { recursive: true });

@@ -216,7 +216,7 @@ export function runPlayground(state: PlaygroundState): PlaygroundResult {
     injected === ""
       ? ""
       : attempt(errors, "bootstrap", () =>
-          envoyBootstrapPreview(injected, { source: WORKLOAD, namespace, podIP: "10.0.0.1" }),
+          envoyBootstrapPreview(injected, { source: WORKLOAD, namespace, podIP: "10.0.0.1", meshConfigText: meshText }),
         );
   let pictures: WorkloadPictures[] = [];
   if (injected !== "") {

@@ -11,6 +11,7 @@
  */
 import { stringify } from "yaml";
 import { DNS_PROXY_PORT } from "../src/agent/capture/config.js";
+import { proxyContainer } from "../src/agent/pod-containers.js";
 import { isRecord } from "../src/go/json.js";
 import type { Container, Json } from "../src/inject/pod.js";
 import { PROXY_CONTAINER } from "../src/inject/pod.js";
@@ -355,7 +356,7 @@ export function podModel(
   const spec = injected.spec;
   const inits = list(spec.initContainers) as Container[];
   const containers = list(spec.containers) as Container[];
-  const proxy = [...containers, ...inits].find((c) => c.name === PROXY_CONTAINER);
+  const proxy = proxyContainer(spec);
   const probing = { probers: appProbers(proxy), statusPort: facts.statusPort };
   const originalOf = (key: string, name: string) =>
     original === undefined

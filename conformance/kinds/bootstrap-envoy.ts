@@ -4,7 +4,8 @@
  * admin port (src/agent/envoy); the node ID and the proxyless gRPC bootstrap (src/agent/bootstrap).
  */
 import { isDeepStrictEqual } from "node:util";
-import { grpcBootstrap, grpcBootstrapText, serviceNode } from "../../src/agent/bootstrap/grpc.js";
+import { grpcBootstrap, grpcBootstrapText } from "../../src/agent/bootstrap/grpc.js";
+import { serviceNode } from "../../src/agent/bootstrap/identity.js";
 import { getNodeMetaData } from "../../src/agent/bootstrap/node-metadata.js";
 import { activeConnections } from "../../src/agent/envoy/active-connections.js";
 import { drainListeners, EnvoyAdminError } from "../../src/agent/envoy/admin.js";

@@ -2,9 +2,16 @@
  * The agent's view of Go's `net/netip` (ported in go/netip), shared by the capture code, the DNS
  * proxy, Envoy's arguments and the bootstrap: ParseAddr and ParsePrefix that throw an AddressError
  * carrying Go's message, as Istio's agent code turns netip's errors into failures, plus netip's
- * address methods.
+ * address methods and pkg/util/net's IPsSplitV4V6.
  */
-import { type Addr, parseAddr as goParseAddr, parsePrefix as goParsePrefix, type Prefix } from "../go/netip.js";
+import {
+  type Addr,
+  formatAddr,
+  parseAddr as goParseAddr,
+  parsePrefix as goParsePrefix,
+  is4,
+  type Prefix,
+} from "../go/netip.js";
 
 export {
   formatAddr,
@@ -41,4 +48,28 @@ export function parsePrefix(s: string): IPPrefix {
   const r = goParsePrefix(s);
   if (r.err !== undefined) throw new AddressError(r.err);
   return r.value;
+}
+
+/**
+ * pkg/util/net IPsSplitV4V6: the addresses that parse, in netip's String form, by family (an
+ * IPv4-mapped IPv6 address is IPv6); one that does not parse is skipped, and handed to `skipped`.
+ */
+export function ipsSplitV4V6(
+  ips: readonly string[],
+  skipped: (text: string, e: AddressError) => void = () => {},
+): { v4: string[]; v6: string[] } {
+  const v4: string[] = [];
+  const v6: string[] = [];
+  for (const text of ips) {
+    let addr: IPAddr;
+    try {
+      addr = parseAddr(text);
+    } catch (e) {
+      if (!(e instanceof AddressError)) throw e;
+      skipped(text, e);
+      continue;
+    }
+    (is4(addr) ? v4 : v6).push(formatAddr(addr));
+  }
+  return { v4, v6 };
 }

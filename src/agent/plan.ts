@@ -4,17 +4,21 @@
  * downward-API files), the proxy config (ConstructProxyConfig), the node's identity and metadata
  * options, Envoy's configuration and the drain settings, as pilot-agent's options package builds them
  * (pilot/cmd/pilot-agent/options, pkg/istio-agent). Bad input is a one-line AgentConfigError.
+ * The one model of pilot-agent: the daemon plans itself with it (options/agent-options.ts), and the
+ * reports and the playground plan a pod spec with it (pod-agent.ts gives them its input).
  */
 
 import { joinPath } from "../go/path.js";
 import { parseProtoDuration } from "../mesh/duration.js";
 import type { ProxyConfig } from "../mesh/index.js";
 import { type AgentArgs, parseGoInt, toInt32 } from "./bootstrap/agent-args.js";
-import { constructProxyConfig } from "./bootstrap/construct.js";
+import { type ConcurrencySource, constructProxyConfig } from "./bootstrap/construct.js";
+import { DEFAULT_TEMPLATE_PATH } from "./bootstrap/default-template.js";
 import { DownwardAPIError, parseDownwardAPI } from "./bootstrap/downward-api.js";
 import { BootstrapError } from "./bootstrap/errors.js";
-import { dnsDomain } from "./bootstrap/identity.js";
-import type { MetadataOptions, Node } from "./bootstrap/node-metadata.js";
+import { dnsDomain, serviceNode as proxyServiceNode } from "./bootstrap/identity.js";
+import { MetadataTypeError } from "./bootstrap/metadata-fields.js";
+import { getNodeMetaData, type MetadataOptions, type Node } from "./bootstrap/node-metadata.js";
 import { type BootstrapConfig, type BootstrapFeatures, DEFAULT_FEATURES } from "./bootstrap/template-params.js";
 import type { EnvoyConfig } from "./envoy/args.js";
 import {
@@ -37,12 +41,16 @@ export class AgentConfigError extends Error {
 export const ENVOY_STATUS_PORT = 15021;
 export const ENVOY_PROMETHEUS_PORT = 15090;
 
+/** Where pilot-agent reads the pod's downward-API annotations and labels (the istio-podinfo volume). */
+export const POD_ANNOTATIONS_FILE = "./etc/istio/pod/annotations";
+export const POD_LABELS_FILE = "./etc/istio/pod/labels";
+
 export interface AgentFiles {
   /** The mesh config file (`--meshConfig`), when it exists. */
   meshConfig?: string;
-  /** `./etc/istio/pod/annotations`, when readable. */
+  /** POD_ANNOTATIONS_FILE, when readable. */
   annotations?: string;
-  /** `./etc/istio/pod/labels`, when readable. */
+  /** POD_LABELS_FILE, when readable. */
   labels?: string;
   /** The credential socket (`./var/run/secrets/credential-uds/socket`) exists. */
   credentialSocketExists?: boolean;
@@ -79,6 +87,10 @@ export interface AgentPlan {
   serviceNode: string;
   podNamespace: string;
   proxyConfig: ProxyConfig;
+  /** What set the proxy config's concurrency (ConstructProxyConfig). */
+  concurrencySource: ConcurrencySource;
+  /** config.CPULimit: ISTIO_CPU_LIMIT as read (0 when unset or not an integer). */
+  cpuLimit: bigint;
   instanceIPs: string[];
   metadataOptions: Omit<MetadataOptions, "annotationsFile" | "labelsFile"> & {
     annotationsFile?: string;
@@ -105,7 +117,6 @@ export interface AgentPlan {
 }
 
 const DEFAULT_GRPC_BOOTSTRAP = "./etc/istio/proxy/grpc-bootstrap.json";
-const DEFAULT_TEMPLATE_PATH = "./var/lib/istio/envoy/envoy_bootstrap_tmpl.json";
 const FIPS_POLICIES = new Set(["fips-140-2", "fips-140-3"]);
 
 /** config.GetPilotSan: ISTIOD_SAN, else the discovery address's host (`localhost` means istiod). */
@@ -204,7 +215,7 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
   const instanceIPs = proxyIPAddresses(env.INSTANCE_IP ?? "", inputs, annotations);
   const id = `${podName}.${podNamespace}`;
   const domain = dnsDomain(args.domain, podNamespace);
-  const serviceNode = [args.proxyType, instanceIPs[0], id, domain].join("~");
+  const serviceNode = proxyServiceNode({ type: args.proxyType, ipAddresses: instanceIPs, id, dnsDomain: domain });
   const flags = args.flags ?? {};
   let stsPort = 0;
   if (flags.stsPort !== undefined) {
@@ -262,6 +273,8 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
     serviceNode,
     podNamespace,
     proxyConfig: pc,
+    concurrencySource: built.concurrencySource,
+    cpuLimit,
     instanceIPs,
     metadataOptions,
     features,
@@ -293,6 +306,19 @@ export function planAgent(inputs: AgentPlanInputs): AgentPlan {
     logOutputLevel: flags.logOutputLevel ?? "default:info",
     warnings,
   };
+}
+
+/**
+ * The node the plan's Envoy and istiod see (GetNodeMetaData over the plan's metadata options); a
+ * metadata value of the wrong type is an AgentConfigError, as it stops pilot-agent.
+ */
+export function planNode(plan: AgentPlan): Node {
+  try {
+    return getNodeMetaData(plan.metadataOptions);
+  } catch (e) {
+    if (e instanceof MetadataTypeError) throw new AgentConfigError(`node metadata: ${e.message}`);
+    throw e;
+  }
 }
 
 /** pkg/bootstrap's lightstepAccessTokenBase, in the proxy config's configPath. */

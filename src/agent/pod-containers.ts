@@ -1,11 +1,11 @@
 /**
- * What a pod's containers say, read from plain JSON as a manifest gives them: the container lists,
- * a container's string lists (`command`, `args`) and its security ids. (Its environment:
- * pod-env.ts.)
+ * What a pod's containers say, read from plain JSON as a manifest gives them: the container lists
+ * (istio-proxy among them), a container's string lists (`command`, `args`) and its security ids.
+ * (Its environment and expanded command line: pod-env.ts.)
  */
 
 import { isRecord } from "../go/json.js";
-import type { Container, Json } from "../inject/pod.js";
+import { type Container, type Json, PROXY_CONTAINER } from "../inject/pod.js";
 
 /** A container field of the wrong type; the message names the container and the field. */
 export class ContainerFieldError extends Error {
@@ -16,6 +16,13 @@ export class ContainerFieldError extends Error {
 export function containersOf(spec: Json, key: "containers" | "initContainers"): Container[] {
   const list = spec[key];
   return Array.isArray(list) ? list.filter((c): c is Container => isRecord(c) && typeof c.name === "string") : [];
+}
+
+/** The pod's istio-proxy container (a native sidecar is an init container), or undefined. */
+export function proxyContainer(spec: Json): Container | undefined {
+  return [...containersOf(spec, "containers"), ...containersOf(spec, "initContainers")].find(
+    (c) => c.name === PROXY_CONTAINER,
+  );
 }
 
 /** A container field that must be a list of strings (`args`, `command`); empty when absent. */

@@ -5,15 +5,16 @@
  * Pod only), its labels and annotations; `resourceFieldRef` on a CPU limit or request that the pod
  * spec sets. Everything else (secrets, config maps, node-given values, a limit left to the node's
  * allocatable CPU) is known only in the cluster: such variables are listed as unknown, with why.
- * Both istio-proxy's environment (bootstrap/) and istio-init's (capture/) are read this way.
+ * Both istio-proxy's environment (pod-agent.ts) and istio-init's (capture/) are read this way, and
+ * their command lines expanded over it.
  */
 
 import { isRecord } from "../go/json.js";
 import type { Container, Json } from "../inject/pod.js";
 import type { PodParts } from "../kube/workloads.js";
 import { downwardCpu } from "./cpu.js";
-import { expandVars } from "./expand.js";
-import { containersOf } from "./pod-containers.js";
+import { expandVars, referencedVars } from "./expand.js";
+import { containersOf, stringList } from "./pod-containers.js";
 
 /** What the fieldRefs of a pod resolve to offline. */
 export interface PodFacts {
@@ -22,6 +23,10 @@ export interface PodFacts {
   serviceAccount: string;
   /** The pod's own name: only a Pod has one before it is created. */
   podName?: string;
+  /** status.podIP (and podIPs), known only once the pod runs: a caller that takes one as given sets it. */
+  podIP?: string;
+  /** status.hostIP, likewise. */
+  hostIP?: string;
   labels: Record<string, string>;
   annotations: Record<string, string>;
   /** All containers of the pod (for a resourceFieldRef naming another one). */
@@ -77,6 +82,8 @@ function fieldValue(path: string, pod: PodFacts): string | undefined {
   if (path === "metadata.namespace") return pod.namespace;
   if (path === "spec.serviceAccountName") return pod.serviceAccount;
   if (path === "metadata.name") return pod.podName;
+  if (path === "status.podIP" || path === "status.podIPs") return pod.podIP;
+  if (path === "status.hostIP") return pod.hostIP;
   const m = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(path);
   if (m) return (m[1] === "labels" ? pod.labels : pod.annotations)[m[2] as string] ?? "";
   return undefined;
@@ -141,4 +148,29 @@ export function resolveEnv(container: Container, pod: PodFacts): ResolvedEnv {
   }
   const envFrom = Array.isArray(container.envFrom) && container.envFrom.length > 0;
   return { values, unknown, envFrom };
+}
+
+export interface CommandLine {
+  command: string[];
+  args: string[];
+  /** The `$(NAME)`s left as written, in order of first use: their variables are unknown or undefined. */
+  unresolved: string[];
+}
+
+/**
+ * The container's `command` and `args` with `$(VAR)` expanded over `env` as the kubelet expands
+ * them. Throws ContainerFieldError for a field that is not a list of strings.
+ */
+export function expandedCommandLine(container: Container, env: ReadonlyMap<string, string>): CommandLine {
+  const raw = { command: stringList(container, "command"), args: stringList(container, "args") };
+  const lookup = (name: string) => env.get(name);
+  const unresolved = new Set<string>();
+  for (const word of [...raw.command, ...raw.args]) {
+    for (const name of referencedVars(word)) if (!env.has(name)) unresolved.add(name);
+  }
+  return {
+    command: raw.command.map((w) => expandVars(w, lookup)),
+    args: raw.args.map((w) => expandVars(w, lookup)),
+    unresolved: [...unresolved],
+  };
 }

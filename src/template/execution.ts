@@ -5,10 +5,23 @@
  */
 import { type GoFunc, type GoValue, goFunc, type ParamType } from "../go/value.js";
 import type { TemplateHost } from "./host.js";
-import type { Template } from "./template.js";
+
+/**
+ * What an execution reaches of the template set it runs (template.ts's Template): Helm's `include`
+ * executes a named template of it, `tpl` parses text into a copy of it.
+ */
+export interface TemplateSet {
+  readonly name: string;
+  /** Executes the named template with `data` as dot, continuing the execution `run`. */
+  executeTemplate(name: string, data: GoValue, run: Execution): string;
+  /** A copy of the set that can be parsed into independently. */
+  clone(): TemplateSet;
+  /** Parses text into the set. */
+  parse(text: string): TemplateSet;
+}
 
 export interface Execution {
-  readonly template: Template;
+  readonly template: TemplateSet;
   readonly host: TemplateHost;
   /** Nesting of `include` and `tpl` in this execution. */
   includeDepth: number;

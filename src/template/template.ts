@@ -6,7 +6,7 @@
 import type { GoFunc, GoValue } from "../go/value.js";
 import { builtinFuncs } from "./builtins.js";
 import { type CompiledTemplate, compileTree, type ExecEnv, ExecError, type ExecState, runTemplate } from "./exec.js";
-import type { Execution } from "./execution.js";
+import type { Execution, TemplateSet } from "./execution.js";
 import { hostWithLookup, type TemplateHost, templateHost, withResolvedNames } from "./host.js";
 import { isEmptyTree } from "./node.js";
 import { ParseError, parseTrees, type Tree } from "./parse.js";
@@ -29,7 +29,7 @@ export interface TemplateOptions {
   host?: TemplateHost;
 }
 
-export class Template implements ExecEnv {
+export class Template implements ExecEnv, TemplateSet {
   readonly funcs: Readonly<Record<string, GoFunc>>;
   readonly builtins = builtinFuncs;
   readonly host: TemplateHost;

@@ -5,6 +5,7 @@
  * two on every golden of the bootstrap corpus), but is written for reading: the repeated pieces —
  * loopback clusters, HTTP/2 options, SDS sources, compressors, stats listeners — are defined once.
  */
+import type { BootstrapTemplate } from "./render.js";
 
 const DEFINITIONS = String.raw`
 {{- define "h2" -}}
@@ -259,3 +260,6 @@ export const DEFAULT_BOOTSTRAP_TEMPLATE = `${DEFINITIONS}${BODY}`;
 
 /** pilot-agent's default template path (in the proxy image); the built-in template stands in when it is absent. */
 export const DEFAULT_TEMPLATE_PATH = "./var/lib/istio/envoy/envoy_bootstrap_tmpl.json";
+
+/** The built-in template, for the default path when no file is there (and the offline preview). */
+export const BUILT_IN_TEMPLATE: BootstrapTemplate = { text: DEFAULT_BOOTSTRAP_TEMPLATE, name: "built-in" };

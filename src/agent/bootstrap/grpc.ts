@@ -5,6 +5,7 @@
  * listener name template. pilot-agent writes it to GRPC_XDS_BOOTSTRAP for pods injected with the
  * `grpc-agent` template.
  */
+import { joinPath } from "../../go/path.js";
 import { typedMetadataJSON } from "./converters.js";
 import type { Node } from "./node-metadata.js";
 
@@ -15,16 +16,6 @@ export interface GRPCBootstrapOptions {
   discoveryAddress: string;
   /** Where the agent writes cert-chain.pem, key.pem and root-cert.pem; no certificate provider when empty. */
   certDir: string;
-}
-
-/** Proxy.ServiceNode: `Type~firstIP~ID~DNSDomain`, the node ID of both bootstraps. */
-export function serviceNode(proxy: {
-  type: string;
-  ipAddresses: readonly string[];
-  id: string;
-  dnsDomain: string;
-}): string {
-  return [proxy.type, proxy.ipAddresses[0] ?? "", proxy.id, proxy.dnsDomain].join("~");
 }
 
 function sorted(v: Record<string, unknown>): Record<string, unknown> {
@@ -59,9 +50,10 @@ export function grpcBootstrap(options: GRPCBootstrapOptions): Record<string, unk
       default: {
         plugin_name: "file_watcher",
         config: {
-          certificate_file: `${options.certDir}/cert-chain.pem`,
-          private_key_file: `${options.certDir}/key.pem`,
-          ca_certificate_file: `${options.certDir}/root-cert.pem`,
+          // path.Join: cleaned, so `/data/` and `./data` name the files as Istio does.
+          certificate_file: joinPath(options.certDir, "cert-chain.pem"),
+          private_key_file: joinPath(options.certDir, "key.pem"),
+          ca_certificate_file: joinPath(options.certDir, "root-cert.pem"),
           refresh_interval: "900s",
         },
       },

@@ -15,5 +15,5 @@ export { BootstrapError } from "./errors.js";
 export { formatBootstrap } from "./format.js";
 export { dnsDomain, type ProxyIdentity, proxyIdentity, spiffeId } from "./identity.js";
 export { type MountedFile, mountedFile } from "./mounts.js";
-export { type BootstrapOptions, POD_ANNOTATIONS_PATH, type PodBootstrap, podBootstrap, proxyContainer } from "./pod.js";
+export { type BootstrapOptions, type PodBootstrap, podBootstrap } from "./pod.js";
 export { type PodStart, proxyConfigReport, proxyStarts, type StreamOptions } from "./stream.js";

@@ -9,7 +9,8 @@ import type { Json } from "../../inject/pod.js";
 import { splitYamlStream } from "../../kube/stream.js";
 import { podOf } from "../../kube/workloads.js";
 import { readMeshConfig } from "../../mesh/index.js";
-import { type BootstrapOptions, type PodBootstrap, podBootstrap, proxyContainer } from "./pod.js";
+import { proxyContainer } from "../pod-containers.js";
+import { type BootstrapOptions, type PodBootstrap, podBootstrap } from "./pod.js";
 
 const CURL = readFileSync(new URL("../../../examples/curl.yaml", import.meta.url), "utf8");
 

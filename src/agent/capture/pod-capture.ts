@@ -9,22 +9,13 @@
  * Istio checks it before programming anything.
  */
 
-import { isRecord } from "../../go/json.js";
-import {
-  type Container,
-  findContainer,
-  INIT_CONTAINER,
-  type Json,
-  PROXY_CONTAINER,
-  VALIDATION_CONTAINER,
-} from "../../inject/pod.js";
+import { type Container, findContainer, INIT_CONTAINER, type Json, VALIDATION_CONTAINER } from "../../inject/pod.js";
 import type { PodParts } from "../../kube/workloads.js";
 import { podNamespace } from "../../kube/workloads.js";
-import { expandVars } from "../expand.js";
-import { AddressError, is4, parseAddr } from "../netip.js";
+import { ipsSplitV4V6 } from "../netip.js";
 import { PILOT_AGENT, programName } from "../pilot-agent.js";
-import { containersOf, securityId, stringList } from "../pod-containers.js";
-import { type PodFacts, podFacts, resolveEnv } from "../pod-env.js";
+import { containersOf, proxyContainer, securityId } from "../pod-containers.js";
+import { expandedCommandLine, type PodFacts, podFacts, resolveEnv } from "../pod-env.js";
 import { cniSidecarCaptureConfig } from "./cni-sidecar.js";
 import type { CaptureConfig } from "./config.js";
 import { parseCaptureArgs } from "./flags.js";
@@ -65,13 +56,6 @@ export type PodCapture =
 /** The proxy container's variables the istio-cni plugin reads (cni-sidecar.ts). */
 const CNI_PROXY_ENV: ReadonlySet<string> = new Set(["ISTIO_META_DNS_CAPTURE", "ISTIO_DUAL_STACK", "INVALID_DROP"]);
 
-function stringMap(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!isRecord(v)) return out;
-  for (const [k, value] of Object.entries(v)) if (typeof value === "string") out[k] = value;
-  return out;
-}
-
 /**
  * A container's environment as name → value, resolved as far as the manifest allows. A variable of
  * `relevant` whose value only the cluster knows is left unset, with a warning; so is `envFrom`.
@@ -81,7 +65,7 @@ function containerEnv(
   pod: PodFacts,
   relevant: ReadonlySet<string>,
   warn: (message: string) => void,
-): Record<string, string> {
+): ReadonlyMap<string, string> {
   const env = resolveEnv(container, pod);
   for (const [name, why] of env.unknown) {
     if (relevant.has(name)) {
@@ -93,16 +77,16 @@ function containerEnv(
   if (env.envFrom) {
     warn(`container ${container.name}: envFrom (ConfigMaps, Secrets) is not read; only its env entries are used`);
   }
-  return Object.fromEntries(env.values);
+  return env.values;
 }
 
 /**
  * The command line of istio-init (command + args), checked to run istio-iptables; `$(VAR)` in it
  * expanded over the container's known env, as the kubelet does before starting it.
  */
-function initCommandLine(container: Container, env: Readonly<Record<string, string>> = {}): string[] {
-  const expand = (word: string) => expandVars(word, (name) => (Object.hasOwn(env, name) ? env[name] : undefined));
-  const line = [...stringList(container, "command"), ...stringList(container, "args")].map(expand);
+function initCommandLine(container: Container, env: ReadonlyMap<string, string> = new Map()): string[] {
+  const expanded = expandedCommandLine(container, env);
+  const line = [...expanded.command, ...expanded.args];
   const first = line[0];
   if (first !== undefined && !first.startsWith("-")) {
     const program = programName(first);
@@ -121,21 +105,14 @@ function initCommandLine(container: Container, env: Readonly<Record<string, stri
 }
 
 /**
- * Name servers split by family, as istio-iptables splits the resolv.conf ones. Throws
- * PodCaptureError (`--dns-servers: ...`) for one that is not an IP address.
+ * Name servers split by family, as istio-iptables splits the resolv.conf ones (ipsSplitV4V6). Throws
+ * PodCaptureError (`--dns-servers: ...`) for one that is not an IP address, where istio-iptables
+ * would skip a resolv.conf entry: here the servers are the user's.
  */
 export function splitNameServers(servers: readonly string[]): { v4: string[]; v6: string[] } {
-  const v4: string[] = [];
-  const v6: string[] = [];
-  for (const server of servers) {
-    try {
-      (is4(parseAddr(server)) ? v4 : v6).push(server);
-    } catch (e) {
-      if (!(e instanceof AddressError)) throw e;
-      throw new PodCaptureError(`--dns-servers: ${JSON.stringify(server)} is not an IP address`);
-    }
-  }
-  return { v4, v6 };
+  return ipsSplitV4V6(servers, (server) => {
+    throw new PodCaptureError(`--dns-servers: ${JSON.stringify(server)} is not an IP address`);
+  });
 }
 
 /** The run-time facts added to a config, which is then checked as Istio checks it (tools/common/config Validate). */
@@ -166,7 +143,7 @@ function initCapture(
 ): PodCapture {
   const env = containerEnv(init, pod, captureEnvNames(), warn);
   const commandLine = initCommandLine(init, env);
-  const parsed = parseCaptureArgs(commandLine, { env });
+  const parsed = parseCaptureArgs(commandLine, { env: Object.fromEntries(env) });
   if (parsed.positional.length > 0) {
     warn(
       `container ${INIT_CONTAINER}: istio-iptables ignores the arguments ${parsed.positional.map((a) => JSON.stringify(a)).join(" ")} ` +
@@ -179,7 +156,6 @@ function initCapture(
 
 /** The capture the istio-cni plugin programs; istio-validation's args still say which backend. */
 function cniCapture(
-  pod: PodParts,
   facts: PodFacts,
   validation: Container,
   proxy: Container | undefined,
@@ -189,8 +165,8 @@ function cniCapture(
   const parsed = parseCaptureArgs(initCommandLine(validation));
   const config = cniSidecarCaptureConfig(
     {
-      annotations: stringMap(pod.metadata.annotations),
-      proxyContainerEnv: proxy === undefined ? {} : containerEnv(proxy, facts, CNI_PROXY_ENV, warn),
+      annotations: facts.annotations,
+      proxyContainerEnv: proxy === undefined ? {} : Object.fromEntries(containerEnv(proxy, facts, CNI_PROXY_ENV, warn)),
       proxyRunAsUser: proxy === undefined ? null : securityId(proxy, "runAsUser"),
       proxyRunAsGroup: proxy === undefined ? null : securityId(proxy, "runAsGroup"),
     },
@@ -217,11 +193,10 @@ export function podCapture(
   const inits = containersOf(pod.spec, "initContainers");
   const init = findContainer(INIT_CONTAINER, inits);
   const validation = findContainer(VALIDATION_CONTAINER, inits);
-  const proxy =
-    findContainer(PROXY_CONTAINER, containersOf(pod.spec, "containers")) ?? findContainer(PROXY_CONTAINER, inits);
+  const proxy = proxyContainer(pod.spec);
   // The namespace is the manifest's, else the one the objects are applied to (-n), as proxy-config reads it.
   const facts = podFacts(obj, pod, podNamespace(obj, pod.metadata, options.namespace ?? "") || undefined);
   if (init !== undefined) return initCapture(init, facts, options, warn);
-  if (validation !== undefined) return cniCapture(pod, facts, validation, proxy, options, warn);
+  if (validation !== undefined) return cniCapture(facts, validation, proxy, options, warn);
   return { by: "none", proxy: proxy !== undefined };
 }

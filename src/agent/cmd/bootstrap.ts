@@ -2,15 +2,13 @@
  * `meshinject agent bootstrap`: the Envoy bootstrap `agent proxy` would write, printed; nothing is
  * started or written. The options are read as `agent proxy` reads them (../options).
  */
-import { renderBootstrap } from "../bootstrap/render.js";
-import { templateParams } from "../bootstrap/template-params.js";
+import { bootstrapText } from "../bootstrap/render.js";
 import { type AgentCommandLine, bootstrapTemplate, planFromCommandLine } from "../options/agent-options.js";
 import { bootstrapConfig } from "../plan.js";
 
 export async function renderAgentBootstrap(cl: AgentCommandLine): Promise<string> {
   const { plan, node } = await planFromCommandLine(cl);
-  const template = await bootstrapTemplate(plan, cl.root);
-  return renderBootstrap(template.text, templateParams(bootstrapConfig(plan, node)), template.name);
+  return bootstrapText(bootstrapConfig(plan, node), await bootstrapTemplate(plan, cl.root));
 }
 
 export async function bootstrapCommand(io: AgentCommandLine & { stdout: (text: string) => void }): Promise<number> {

@@ -154,8 +154,14 @@ export async function proxyCommand(io: ProxyCommandIO): Promise<number> {
       const sdsServer = await startAgentSdsServer(options.sds, log.withScope("sds"));
       sds = { name: "sds server", close: () => sdsServer.close() };
       const nameTables = dns?.proxy;
+      // initXdsProxy's handlers: the name table for the DNS proxy; with PROXY_CONFIG_XDS_AGENT, the
+      // ProxyConfig's trust anchors for the secret cache (UpdateConfigTrustBundle).
       const xdsProxy = await startAgentXdsProxy(
-        { ...options.xds, onNameTable: nameTables && ((table) => nameTables.updateNameTable(table)) },
+        {
+          ...options.xds,
+          onNameTable: nameTables && ((table) => nameTables.updateNameTable(table)),
+          onProxyConfig: (trustBundle) => sdsServer.secrets.updateConfigTrustBundle(trustBundle),
+        },
         log.withScope("xdsproxy"),
       );
       xds = { name: "xds proxy", close: () => xdsProxy.close() };

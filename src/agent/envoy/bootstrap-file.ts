@@ -6,8 +6,8 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProxyConfig } from "../../mesh/index.js";
-import { renderBootstrap } from "../bootstrap/render.js";
-import { type BootstrapConfig, templateParams } from "../bootstrap/template-params.js";
+import { bootstrapText } from "../bootstrap/render.js";
+import type { BootstrapConfig } from "../bootstrap/template-params.js";
 import { LIGHTSTEP_TOKEN_FILE } from "../plan.js";
 
 export { LIGHTSTEP_TOKEN_FILE };
@@ -44,7 +44,7 @@ export async function writeBootstrap(
     await writeFile(join(configDir, LIGHTSTEP_TOKEN_FILE), lightstep.accessToken ?? "", { mode: 0o666 });
   }
   const lightstepTokenPath = cfg.lightstepTokenPath ?? join(pc.configPath ?? "", LIGHTSTEP_TOKEN_FILE);
-  const text = renderBootstrap(templateText, templateParams({ ...cfg, lightstepTokenPath }), templateName);
+  const text = bootstrapText({ ...cfg, lightstepTokenPath }, { text: templateText, name: templateName });
   const path = join(configDir, BOOTSTRAP_FILE);
   await writeFileAtomic(path, text);
   return { path, text };

@@ -11,18 +11,18 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseAgentArgs } from "../bootstrap/agent-args.js";
 import { BootstrapOptionError } from "../bootstrap/converters.js";
-import { DEFAULT_BOOTSTRAP_TEMPLATE, DEFAULT_TEMPLATE_PATH } from "../bootstrap/default-template.js";
+import { BUILT_IN_TEMPLATE, DEFAULT_TEMPLATE_PATH } from "../bootstrap/default-template.js";
 import { BootstrapError } from "../bootstrap/errors.js";
 import { grpcBootstrap, grpcBootstrapText } from "../bootstrap/grpc.js";
 import { MetadataTypeError } from "../bootstrap/metadata-fields.js";
-import { getNodeMetaData, type Node } from "../bootstrap/node-metadata.js";
-import { BootstrapTemplateError } from "../bootstrap/render.js";
+import type { Node } from "../bootstrap/node-metadata.js";
+import { type BootstrapTemplate, BootstrapTemplateError } from "../bootstrap/render.js";
 import type { DnsProxyOptions } from "../dns/server.js";
 import { envoyArgs } from "../envoy/args.js";
 import { BOOTSTRAP_FILE } from "../envoy/bootstrap-file.js";
 import { BootstrapOverrideError, bootstrapOverrideJSON } from "../envoy/override.js";
 import type { EnvoyProcessOptions } from "../envoy/supervisor.js";
-import { AgentConfigError, type AgentPlan, envoyEnvironment, planAgent } from "../plan.js";
+import { AgentConfigError, type AgentPlan, envoyEnvironment, planAgent, planNode } from "../plan.js";
 import { type Level, LogLevelError, parseOutputLevels } from "../process/log.js";
 import type { SdsServerOptions } from "../sds/server.js";
 import { AGENT_ISTIO_VERSION } from "../version.js";
@@ -42,12 +42,14 @@ export interface AgentCommandLine {
   root: string;
   /** The status server's listen address (default `::`, as pilot-agent); tests keep it on loopback. */
   statusHost?: string;
+  /** The host's interfaces' addresses by name (default: this machine's); tests give a pod's. */
+  interfaces?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Envoy's slice: how to start and drain it, and the bootstrap it reads. */
 export interface EnvoySlice extends Omit<EnvoyProcessOptions, "log" | "stdio"> {
   /** The template to render `envoy-rev.json` from, and its name for messages. */
-  template: { text: string; name: string };
+  template: BootstrapTemplate;
   /** The proxy config's configPath as this process sees it (where `envoy-rev.json` goes). */
   configDir: string;
 }
@@ -105,25 +107,19 @@ export async function planFromCommandLine(cl: AgentCommandLine): Promise<{ plan:
     args,
     env: cl.env,
     files,
-    hostIPs: hostIPs(),
-    interfaceAddresses: interfaceAddresses(),
+    // planAgent drops the loopback addresses (GetPrivateIPs), so a given interface list is taken whole.
+    hostIPs: cl.interfaces === undefined ? hostIPs() : Object.values(cl.interfaces).flat(),
+    interfaceAddresses: cl.interfaces ?? interfaceAddresses(),
     binaryVersion: AGENT_ISTIO_VERSION,
   });
-  let node: Node;
-  try {
-    node = getNodeMetaData(plan.metadataOptions);
-  } catch (e) {
-    if (e instanceof MetadataTypeError) throw new AgentConfigError(`node metadata: ${e.message}`);
-    throw e;
-  }
-  return { plan, node };
+  return { plan, node: planNode(plan) };
 }
 
 /** The bootstrap template's text and name: the file when it exists, the built-in one for the default path. */
-export async function bootstrapTemplate(plan: AgentPlan, root: string): Promise<{ text: string; name: string }> {
+export async function bootstrapTemplate(plan: AgentPlan, root: string): Promise<BootstrapTemplate> {
   const text = await readIfPresent(underRoot(root, plan.templatePath));
   if (text !== undefined) return { text, name: plan.templatePath };
-  if (plan.templatePath === DEFAULT_TEMPLATE_PATH) return { text: DEFAULT_BOOTSTRAP_TEMPLATE, name: "built-in" };
+  if (plan.templatePath === DEFAULT_TEMPLATE_PATH) return BUILT_IN_TEMPLATE;
   throw new AgentConfigError(`bootstrap template ${plan.templatePath}: no such file`);
 }
 

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { networkInterfaces } from "node:os";
 import { isAbsolute, join } from "node:path";
-import type { AgentFiles } from "../plan.js";
+import { type AgentFiles, POD_ANNOTATIONS_FILE, POD_LABELS_FILE } from "../plan.js";
 
 /** A path as pilot-agent sees it (relative ones from `/`), under `root`. */
 export function underRoot(root: string, path: string): string {
@@ -28,8 +28,6 @@ async function readIfPresent(path: string): Promise<string | undefined> {
   }
 }
 
-export const POD_ANNOTATIONS_FILE = "./etc/istio/pod/annotations";
-export const POD_LABELS_FILE = "./etc/istio/pod/labels";
 const CREDENTIAL_SOCKET = "./var/run/secrets/credential-uds/socket";
 const FILE_CREDENTIAL_SOCKET = "./var/run/secrets/credential-uds/files-socket";
 

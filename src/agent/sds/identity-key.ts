@@ -31,11 +31,6 @@ export interface KeyAndCsr {
   csrPem: string;
 }
 
-/** spiffe.Identity.String(): the pod's SPIFFE identity as Istio spells it (no checks, as there). */
-export function spiffeId(trustDomain: string, namespace: string, serviceAccount: string): string {
-  return `spiffe://${trustDomain}/ns/${namespace}/sa/${serviceAccount}`;
-}
-
 const MINIMUM_RSA_KEY_SIZE = 2048;
 
 function algorithms(o: CsrOptions): {

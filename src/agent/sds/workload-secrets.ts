@@ -20,6 +20,7 @@
 import { X509Certificate } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
+import { spiffeId } from "../bootstrap/identity.js";
 import type { AgentLog } from "../process/log.js";
 import type { CaClient } from "./ca-client.js";
 import {
@@ -34,7 +35,7 @@ import {
   sdsCertificateConfigFromResourceName,
   WORKLOAD_KEY_CERT,
 } from "./file-secrets.js";
-import { type CsrOptions, generateCsr, spiffeId } from "./identity-key.js";
+import { type CsrOptions, generateCsr } from "./identity-key.js";
 import { outputKeyCertToDir } from "./output-certs.js";
 import { concatCerts, mergeTrustAnchors } from "./trust-anchors.js";
 

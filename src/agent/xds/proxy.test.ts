@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { status as Status } from "@grpc/grpc-js";
+import { Client, credentials, status as Status } from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { SILENT_LOG } from "../process/log.js";
@@ -159,11 +159,11 @@ describe("XDS proxy with a fake istiod", () => {
 
   test("PCDS asked after LDS when the trust bundle is taken from it; its CA certificates handed over", async () => {
     const istiod = await startFakeIstiod(pki);
-    const bundles: string[][] = [];
+    const bundles: string[] = [];
     const proxy = await proxyFor(istiod, {
       onNameTable: () => {},
       dynamicProxyConfig: true,
-      onProxyConfig: (pems) => bundles.push(pems),
+      onProxyConfig: (bundle) => bundles.push(bundle),
     });
     const envoy = adsClient(`unix:${proxy.socketPath}`);
     try {
@@ -180,7 +180,8 @@ describe("XDS proxy with a fake istiod", () => {
       });
       await s.push({ versionInfo: "p1", nonce: "pc-1", typeUrl: PCDS, resources: [{ typeUrl: PCDS, value }] });
       await until(() => s.requests.some((r) => r.responseNonce === "pc-1"), "PCDS ACK");
-      assert.deepEqual(bundles, [[pki.rootPem, "second"]]);
+      // Joined as initXdsProxy joins them (pkiutil.AppendCertByte: one newline between).
+      assert.deepEqual(bundles, [`${pki.rootPem.replace(/\n$/, "")}\nsecond`]);
       assert.equal(s.requests.find((r) => r.responseNonce === "pc-1")?.errorDetail, undefined);
       assert.deepEqual(envoy.responses, []);
     } finally {
@@ -274,6 +275,85 @@ describe("XDS proxy with a fake istiod", () => {
       proxy.sendHealth({ healthy: true });
       await until(() => health().length >= 2, "the healthy request");
       assert.equal(health()[1]?.errorDetail ?? null, null);
+    } finally {
+      envoy.close();
+      await proxy.close();
+      await istiod.close();
+    }
+  });
+
+  test("a health change before Envoy's first LDS request waits for it, and goes after the agent's own requests", async () => {
+    const HEALTH = "type.googleapis.com/istio.v1.HealthInformation";
+    const istiod = await startFakeIstiod(pki);
+    const proxy = await proxyFor(istiod, { onNameTable: () => {} });
+    const envoy = adsClient(`unix:${proxy.socketPath}`);
+    try {
+      envoy.send({ node: NODE, typeUrl: CDS });
+      await until(() => (istiod.streams[0]?.requests.length ?? 0) >= 1, "CDS");
+      proxy.sendHealth({ healthy: false, message: "app down" });
+      envoy.send({ typeUrl: LDS });
+      await until(() => (istiod.streams[0]?.requests ?? []).some((r) => r.typeUrl === HEALTH), "the health request");
+      envoy.send({ typeUrl: CDS, versionInfo: "c1", responseNonce: "c" });
+      await until(() => istiod.streams[0]?.requests.at(-1)?.responseNonce === "c", "the last CDS request");
+      assert.deepEqual(
+        istiod.streams[0]?.requests.map((r) => r.typeUrl),
+        [CDS, LDS, NDS, HEALTH, CDS],
+      );
+    } finally {
+      envoy.close();
+      await proxy.close();
+      await istiod.close();
+    }
+  });
+
+  test("responses reach Envoy as istiod's bytes: nothing decoded and re-encoded, unknown fields kept", async () => {
+    const istiod = await startFakeIstiod(pki);
+    const proxy = await proxyFor(istiod);
+    const client = new Client(`unix:${proxy.socketPath}`, credentials.createInsecure());
+    const raw = (b: Buffer) => b;
+    const call = client.makeBidiStreamRequest<Buffer, Buffer>(
+      "/envoy.service.discovery.v3.AggregatedDiscoveryService/StreamAggregatedResources",
+      raw,
+      raw,
+    );
+    const got: Buffer[] = [];
+    call.on("data", (b: Buffer) => got.push(b));
+    call.on("error", () => {});
+    try {
+      call.write(encodeIstiodMessage("envoy.service.discovery.v3.DiscoveryRequest", { node: NODE, typeUrl: CDS }));
+      await until(() => (istiod.streams[0]?.requests.length ?? 0) >= 1, "CDS request");
+      const response = "envoy.service.discovery.v3.DiscoveryResponse";
+      // As a newer istiod might send it: the envelope first, then the resources, then a field these
+      // protos do not know (number 100, varint 1).
+      const bytes = Buffer.concat([
+        encodeIstiodMessage(response, { versionInfo: "1", typeUrl: CDS, nonce: "n1" }),
+        encodeIstiodMessage(response, { resources: [cluster(1, 4096), cluster(2, 10)] }),
+        Buffer.from([0xa0, 0x06, 0x01]),
+      ]);
+      await istiod.streams[0]?.push(bytes);
+      await until(() => got.length === 1, "the response at Envoy");
+      assert.ok(got[0]?.equals(bytes), "the bytes istiod wrote");
+    } finally {
+      call.cancel();
+      client.close();
+      await proxy.close();
+      await istiod.close();
+    }
+  });
+
+  test("a response that is not a DiscoveryResponse on the wire ends Envoy's stream with INTERNAL, as a Recv error", async () => {
+    const istiod = await startFakeIstiod(pki);
+    const proxy = await proxyFor(istiod);
+    const envoy = adsClient(`unix:${proxy.socketPath}`);
+    try {
+      envoy.send({ node: NODE, typeUrl: CDS });
+      await until(() => (istiod.streams[0]?.requests.length ?? 0) >= 1, "CDS request");
+      await istiod.streams[0]?.push(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])); // a length past the end
+      const status = await envoy.ended();
+      assert.equal(status.code, Status.INTERNAL);
+      assert.match(status.details, /undecodable DiscoveryResponse/);
+      assert.equal(proxy.stats().malformed, 1);
+      await until(() => istiod.streams.every((s) => !s.open), "the upstream stream closed");
     } finally {
       envoy.close();
       await proxy.close();

@@ -14,8 +14,12 @@
  *   handler's error; an empty response is left unanswered;
  * - only Envoy's types (and Workload) are forwarded to Envoy; anything else is dropped and logged.
  *
- * A slow Envoy pauses reading from istiod (HTTP/2 flow control does the rest: nothing is buffered
- * without bound).
+ * Messages pass through as the bytes received: the proxy reads only their envelope (type URL,
+ * version, nonce) off the wire and decodes resources only for the types it takes (./stream-state.ts),
+ * so a push costs a copy, not a decode and an encode, and nothing of it is kept on the V8 heap.
+ *
+ * A slow Envoy pauses reading from istiod once more than 1 MiB written to Envoy's stream is not yet
+ * flushed to its socket (HTTP/2 flow control does the rest: nothing is buffered without bound).
  *
  * ```ts
  * const xds = await startXdsProxy({ root: "/", discoveryAddress: "istiod.istio-system.svc:15012",
@@ -25,15 +29,21 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Server, type ServerDuplexStream, status as Status, type StatusObject } from "@grpc/grpc-js";
+import {
+  Server,
+  type ServerDuplexStream,
+  type ServiceDefinition,
+  status as Status,
+  type StatusObject,
+} from "@grpc/grpc-js";
 import type { NameTable } from "../dns/name-table.js";
 import { CA_ROOT_CERT, TOKEN_PATH } from "../istiod-channel.js";
 import { type AgentLog, SILENT_LOG } from "../process/log.js";
-import { serviceClient } from "../protos.js";
+import { appendCertByte } from "../sds/trust-anchors.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
 import { decodeProxyConfigCaCertificates } from "./proxy-config-decode.js";
-import { type Message, type StreamKind, streamShapes } from "./stream-state.js";
+import { type AgentRequest, type ResponseEnvelope, type StreamKind, streamShapes } from "./stream-state.js";
 import { isEnvoyType, LISTENER_TYPE, NAME_TABLE_TYPE, PROXY_CONFIG_TYPE, shortType, WORKLOAD_TYPE } from "./types.js";
 import { dialUpstream, type UpstreamConnection, type UpstreamOptions, type UpstreamStream } from "./upstream.js";
 
@@ -66,9 +76,10 @@ export interface XdsProxyOptions {
   dynamicProxyConfig?: boolean;
   /**
    * The trust bundle sink (the secret cache's UpdateConfigTrustBundle): the `caCertificatesPem` of
-   * each ProxyConfig istiod pushes. Without it or `dynamicProxyConfig`, PCDS is not requested. Throws to NACK.
+   * each ProxyConfig istiod pushes, joined into one PEM bundle as initXdsProxy joins them
+   * (pkiutil.AppendCertByte). Without it or `dynamicProxyConfig`, PCDS is not requested. Throws to NACK.
    */
-  onProxyConfig?: (caCertificatesPem: string[]) => void;
+  onProxyConfig?: (trustBundle: string) => void;
   /**
    * ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION (default true). pkg/wasm (downloading remote Wasm
    * modules and rewriting ECDS to local files) is not ported: ECDS passes unchanged, and with the
@@ -119,8 +130,42 @@ export interface XdsProxy {
   close(): Promise<void>;
 }
 
-type Downstream = ServerDuplexStream<Message, Message>;
+/** One of Envoy's requests: its bytes, forwarded as they are, and its type URL. */
+interface EnvoyRequest {
+  bytes: Buffer;
+  typeUrl: string;
+}
+type Downstream = ServerDuplexStream<EnvoyRequest, Buffer>;
 type Handler = (payload: Uint8Array) => void;
+
+const ADS = "/envoy.service.discovery.v3.AggregatedDiscoveryService";
+
+/**
+ * The ADS service as Envoy calls it, on bytes: a request's envelope is read to know its type (a
+ * request that is not a DiscoveryRequest on the wire fails to deserialize, and grpc-js ends that
+ * call with an error); responses are istiod's bytes.
+ */
+function adsService(): ServiceDefinition {
+  const method = (name: string, kind: StreamKind) => {
+    const shapes = streamShapes(kind);
+    return {
+      path: `${ADS}/${name}`,
+      requestStream: true,
+      responseStream: true,
+      requestDeserialize: (bytes: Buffer): EnvoyRequest => ({ bytes, typeUrl: shapes.requestType(bytes) }),
+      requestSerialize: (request: EnvoyRequest) => request.bytes,
+      responseDeserialize: (bytes: Buffer) => bytes,
+      responseSerialize: (bytes: Buffer) => bytes,
+    };
+  };
+  return {
+    StreamAggregatedResources: method("StreamAggregatedResources", "sotw"),
+    DeltaAggregatedResources: method("DeltaAggregatedResources", "delta"),
+  };
+}
+
+/** Bytes written to Envoy's stream and not yet flushed above which istiod's stream is paused. */
+const PENDING_LIMIT = Number(process.env.XDS_PENDING ?? 1 << 20);
 
 /** grpc `codes.Internal`, the code of the agent's NACKs. */
 const INTERNAL = 13;
@@ -132,7 +177,7 @@ interface Connection {
   stop(status?: Partial<StatusObject>): void;
   upstream?: UpstreamConnection;
   /** Sends a request of the agent's own to istiod on this stream. */
-  send?: (request: Message) => void;
+  send?: (request: AgentRequest) => void;
 }
 
 export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy> {
@@ -148,7 +193,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
         "(ISTIO_AGENT_ENABLE_WASM_REMOTE_LOAD_CONVERSION); Envoy fetches http(s) modules itself, oci:// modules fail",
     );
   };
-  let healthRequest: Message | undefined;
+  let healthRequest: AgentRequest | undefined;
   const rootCertPath = options.rootCertPath ?? join(root, CA_ROOT_CERT);
   const tokenPath = options.tokenPath ?? join(root, TOKEN_PATH);
   const dial = typeof options.dial === "function" ? options.dial() : options.dial;
@@ -180,7 +225,9 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   if (options.dynamicProxyConfig && options.onProxyConfig) {
     const sink = options.onProxyConfig;
     handlers.set(PROXY_CONFIG_TYPE, (payload) => {
-      sink(decodeProxyConfigCaCertificates(payload));
+      const caCerts = decodeProxyConfigCaCertificates(payload);
+      log.debug(`XDS proxy: received new certificates to add to mesh trust domain: ${caCerts.length}`);
+      sink(caCerts.reduce(appendCertByte, ""));
       counters.proxyConfigs++;
     });
   }
@@ -226,21 +273,27 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
       return;
     }
 
-    const sendUp = (request: Message) => {
+    const sendUp = (bytes: Buffer) => {
       counters.requests++;
-      up?.write(request);
+      up?.write(bytes);
     };
-    con.send = sendUp;
+    const sendOwn = (request: AgentRequest) => sendUp(shapes.encode(request));
+    // handleUpstreamRequest: a health request before Envoy's first LDS request is dropped (it is kept
+    // as the initial request, sent after that LDS request).
+    con.send = (request) => {
+      if (request.typeUrl === HEALTH_INFO_TYPE_URL && !initialRequestsSent) return;
+      sendOwn(request);
+    };
 
     // Envoy → istiod, with the agent's own first requests after Envoy's first LDS request.
-    call.on("data", (request: Message) => {
+    call.on("data", (request: EnvoyRequest) => {
       if (stopped) return;
-      sendUp(request);
+      sendUp(request.bytes);
       if (!initialRequestsSent && request.typeUrl === LISTENER_TYPE) {
-        if (healthRequest) sendUp(healthRequest);
-        if (handlers.has(NAME_TABLE_TYPE)) sendUp({ typeUrl: NAME_TABLE_TYPE });
-        if (handlers.has(PROXY_CONFIG_TYPE)) sendUp({ typeUrl: PROXY_CONFIG_TYPE });
+        if (handlers.has(NAME_TABLE_TYPE)) sendOwn({ typeUrl: NAME_TABLE_TYPE });
+        if (handlers.has(PROXY_CONFIG_TYPE)) sendOwn({ typeUrl: PROXY_CONFIG_TYPE });
         initialRequestsSent = true;
+        if (healthRequest) sendOwn(healthRequest);
       }
     });
     // Envoy ended its side, went away or broke: the upstream goes with it, and the call ends OK.
@@ -273,14 +326,56 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     up = stream;
     log.info(`XDS proxy: ${label} connected to upstream XDS server ${options.discoveryAddress}`);
 
+    // istiod → Envoy, as bytes; what Envoy has not taken yet is bounded in bytes, not only in messages.
+    let pending = 0;
+    let paused = false;
+    const resumeWhenFlushed = () => {
+      if (!paused || pending > PENDING_LIMIT || call.writableNeedDrain || stopped) return;
+      paused = false;
+      stream.resume();
+    };
+    const forward = (bytes: Buffer) => {
+      const length = bytes.length;
+      pending += length;
+      const taken = call.write(bytes, () => {
+        pending -= length;
+        resumeWhenFlushed();
+      });
+      if ((taken && pending <= PENDING_LIMIT) || paused) return;
+      paused = true;
+      counters.paused++;
+      stream.pause();
+      if (!taken) call.once("drain", resumeWhenFlushed);
+    };
+    // A response that is not a DiscoveryResponse on the wire is an upstream error, as Recv's.
+    const undecodable = (error: unknown) => {
+      counters.malformed++;
+      const details = `XDS proxy: response from istiod: ${(error as Error).message}`;
+      log.warn(details);
+      con.stop({ code: Status.INTERNAL, details });
+    };
+
     // istiod → Envoy (or the agent's handlers).
-    stream.on("data", (response: Message) => {
+    stream.on("data", (bytes: Buffer) => {
       if (stopped) return;
       counters.responses++;
-      const typeUrl = String(response.typeUrl ?? "");
+      let response: ResponseEnvelope;
+      try {
+        response = shapes.response(bytes);
+      } catch (error) {
+        undecodable(error);
+        return;
+      }
+      const typeUrl = response.typeUrl;
       const handler = handlers.get(typeUrl);
       if (handler) {
-        const payload = shapes.firstPayload(response);
+        let payload: Uint8Array | undefined;
+        try {
+          payload = shapes.firstPayload(bytes);
+        } catch (error) {
+          undecodable(error);
+          return;
+        }
         if (payload === undefined) return; // an empty response: nothing to do, no ACK
         let error: string | undefined;
         try {
@@ -291,7 +386,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
           counters.nacks++;
           log.warn(`XDS proxy: ${shortType(typeUrl)} from istiod rejected: ${error}`);
         }
-        sendUp(shapes.ack(response, error === undefined ? undefined : { code: INTERNAL, message: error }));
+        sendOwn(shapes.ack(response, error === undefined ? undefined : { code: INTERNAL, message: error }));
         return;
       }
       if (typeUrl === EXTENSION_CONFIG_TYPE_URL) noticeEcds();
@@ -300,11 +395,7 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
         log.warn(`XDS proxy: skipping forwarding type url ${typeUrl} to Envoy as it is not a valid Envoy type`);
         return;
       }
-      if (!call.write(response)) {
-        counters.paused++;
-        stream.pause();
-        call.once("drain", () => stream.resume());
-      }
+      forward(bytes);
     });
     // istiod ended the stream or went away: so does Envoy's stream, with istiod's status.
     stream.on("status", (s: StatusObject) => {
@@ -326,13 +417,10 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
     "grpc.keepalive_time_ms": keepalive.timeMs,
     "grpc.keepalive_timeout_ms": keepalive.timeoutMs,
   });
-  const ads = countingDecoders(
-    serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService").service,
-    (method, error) => {
-      counters.malformed++;
-      log.warn(`XDS proxy: undecodable ${method} request from Envoy dropped: ${error.message}`);
-    },
-  );
+  const ads = countingDecoders(adsService(), (method, error) => {
+    counters.malformed++;
+    log.warn(`XDS proxy: undecodable ${method} request from Envoy dropped: ${error.message}`);
+  });
   server.addService(ads, {
     StreamAggregatedResources: (call: Downstream) => handleStream(call, "sotw"),
     DeltaAggregatedResources: (call: Downstream) => handleStream(call, "delta"),

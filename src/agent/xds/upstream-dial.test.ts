@@ -17,7 +17,7 @@ import { CA_ROOT_CERT } from "../istiod-channel.js";
 import { xdsProxyOptions } from "../options/xds.js";
 import { type TestPod, TOKEN, testPod } from "../sds/testing/pod.js";
 import { createTestCa, type TestCa } from "../testing/pki.js";
-import { field, parseTextFormat, protocDecode, SDS_PROTOS } from "../testing/protoc.js";
+import { field, parseTextFormat, protocDecode, protocEncode, SDS_PROTOS } from "../testing/protoc.js";
 import type { XdsProxyOptions } from "./proxy.js";
 import { dialUpstream, type UpstreamConnection, type UpstreamOptions } from "./upstream.js";
 
@@ -88,7 +88,14 @@ function askWith(upstream: UpstreamConnection, close = true): Promise<void> {
       else reject(new Error(`stream ended: ${s.code} ${s.details}`));
     });
     stream.on("error", () => {});
-    stream.write({ node: { id: "sidecar~10.0.0.1~pod.ns1~ns1.svc.cluster.local" } });
+    // The upstream carries bytes (the proxy forwards Envoy's requests as they are): encoded by protoc.
+    stream.write(
+      protocEncode(
+        "envoy.service.discovery.v3.DiscoveryRequest",
+        SDS_PROTOS,
+        'node { id: "sidecar~10.0.0.1~pod.ns1~ns1.svc.cluster.local" }',
+      ),
+    );
   });
 }
 

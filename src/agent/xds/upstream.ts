@@ -4,11 +4,11 @@
  * must not see the pending messages of the old one), closed when that stream ends: TLS verified
  * against istiod's root certificate (or plaintext when no root is given, as for istiod's 15010), and
  * on the stream the pod's token as `authorization: Bearer …` (read anew each time, the kubelet
- * rotates it) and the `ClusterID` header.
+ * rotates it) and the `ClusterID` header. Messages go both ways as the bytes they are on the wire (the
+ * proxy reads what it needs of them itself, ./stream-state.ts).
  */
-import { type Channel, type ClientDuplexStream, connectivityState, type Metadata } from "@grpc/grpc-js";
+import { Client, type ClientDuplexStream, connectivityState } from "@grpc/grpc-js";
 import { callMetadata, type IstiodTls, istiodChannel, istiodDial, istiodMetadata } from "../istiod-channel.js";
-import { serviceClient } from "../protos.js";
 
 export interface UpstreamOptions {
   discoveryAddress: string;
@@ -29,7 +29,10 @@ export interface UpstreamOptions {
   keepalive?: { timeMs: number; timeoutMs: number };
 }
 
-export type UpstreamStream = ClientDuplexStream<Record<string, unknown>, Record<string, unknown>>;
+export type UpstreamStream = ClientDuplexStream<Buffer, Buffer>;
+
+const ADS = "/envoy.service.discovery.v3.AggregatedDiscoveryService";
+const bytes = (b: Buffer) => b;
 
 /** One connection to istiod, for one Envoy stream. */
 export interface UpstreamConnection {
@@ -44,11 +47,10 @@ export interface UpstreamConnection {
 const UNLIMITED = -1;
 
 export function dialUpstream(options: UpstreamOptions): UpstreamConnection {
-  const Stub = serviceClient("envoy.service.discovery.v3.AggregatedDiscoveryService");
   const channel = options.dial
     ? istiodDial(options.dial.tls)
     : istiodChannel({ ...options, address: options.discoveryAddress });
-  const stub = new Stub(options.discoveryAddress, channel.credentials, {
+  const client = new Client(options.discoveryAddress, channel.credentials, {
     ...channel.options,
     // A connection of this stream's own, not one shared through grpc-js's global subchannel pool.
     "grpc.use_local_subchannel_pool": 1,
@@ -58,19 +60,21 @@ export function dialUpstream(options: UpstreamOptions): UpstreamConnection {
     "grpc.keepalive_time_ms": options.keepalive?.timeMs ?? 30_000,
     "grpc.keepalive_timeout_ms": options.keepalive?.timeoutMs ?? 10_000,
     "grpc-node.flow_control_window": 1 << 20,
-  }) as unknown as Record<string, (metadata: Metadata) => UpstreamStream> & {
-    close(): void;
-    getChannel(): Channel;
-  };
+  });
   return {
     open(kind) {
       const metadata = options.dial
         ? callMetadata(options.clusterId, options.dial.headers, options.dial.token)
         : istiodMetadata("XDS proxy", options.tokenPath, options.clusterId);
       const method = kind === "sotw" ? "StreamAggregatedResources" : "DeltaAggregatedResources";
-      return (stub[method] as (m: Metadata) => UpstreamStream).call(stub, metadata);
+      const stream = client.makeBidiStreamRequest(`${ADS}/${method}`, bytes, bytes, metadata);
+      // grpc-js makes its streams in object mode with Node's default read-ahead of 16 messages and
+      // takes no option for it: while the proxy is paused that would be 16 pushes held (64 MiB of
+      // 4 MiB pushes). One message read ahead keeps what is held bounded by the push, not the burst.
+      (stream as unknown as { _readableState: { highWaterMark: number } })._readableState.highWaterMark = 1;
+      return stream;
     },
-    connected: () => stub.getChannel().getConnectivityState(false) === connectivityState.READY,
-    close: () => stub.close(),
+    connected: () => client.getChannel().getConnectivityState(false) === connectivityState.READY,
+    close: () => client.close(),
   };
 }

@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import { networkInterfaces } from "node:os";
 import type { CaptureConfig } from "../../capture/config.js";
 import { detectLocalIP } from "../../capture/validate.js";
-import { formatAddr, is4, parseAddr } from "../../netip.js";
+import { formatAddr, ipsSplitV4V6 } from "../../netip.js";
 
 export class EnvironmentError extends Error {
   override name = "EnvironmentError";
@@ -29,20 +29,6 @@ export function resolvConfServers(text: string): string[] {
     if (words[0] === "nameserver" && words[1] !== undefined) servers.push(words[1]);
   }
   return servers;
-}
-
-export function splitV4V6(ips: readonly string[]): { v4: string[]; v6: string[] } {
-  const v4: string[] = [];
-  const v6: string[] = [];
-  for (const text of ips) {
-    try {
-      const addr = parseAddr(text);
-      (is4(addr) ? v4 : v6).push(formatAddr(addr));
-    } catch {
-      // Ignored, as Istio ignores an unparsable address.
-    }
-  }
-  return { v4, v6 };
 }
 
 /** Go's user.Lookup as its pure-Go form reads it: the uid of `user` in /etc/passwd, if listed. */
@@ -77,7 +63,7 @@ export async function fillFromEnvironment(cfg: CaptureConfig, resolvConf = "/etc
     } catch (e) {
       throw new EnvironmentError(`failed to load ${resolvConf}: ${(e as Error).message}`);
     }
-    const { v4, v6 } = splitV4V6(resolvConfServers(text));
+    const { v4, v6 } = ipsSplitV4V6(resolvConfServers(text));
     cfg.DNSServersV4 = v4;
     cfg.DNSServersV6 = v6;
   }

@@ -27,9 +27,9 @@ export interface IstiodStream {
   clusterId: string | undefined;
   /** False once the proxy cancelled or closed the stream, or istiod ended it. */
   open: boolean;
-  call: ServerDuplexStream<Message, Message>;
-  /** Writes one response, resolving when the stream takes more (backpressure). */
-  push(response: Message): Promise<void>;
+  call: ServerDuplexStream<Message, Message | Buffer>;
+  /** Writes one response (or its bytes, encoded beforehand), resolving when the stream takes more (backpressure). */
+  push(response: Message | Buffer): Promise<void>;
   /** Ends the stream: with status OK, or with an error code and message. */
   end(error?: { code: number; details: string }): void;
 }
@@ -47,7 +47,9 @@ const ADS = "/envoy.service.discovery.v3.AggregatedDiscoveryService";
 
 function codec(desc: DescMessage) {
   return {
-    serialize: (m: Message) => Buffer.from(toBinary(desc, create(desc, m as never))),
+    // A Buffer is a message encoded beforehand (encodeIstiodMessage): written as it is.
+    serialize: (m: Message | Buffer) =>
+      Buffer.isBuffer(m) ? m : Buffer.from(toBinary(desc, create(desc, m as never))),
     deserialize: (b: Buffer) => fromBinary(desc, b) as unknown as Message,
   };
 }
@@ -74,7 +76,7 @@ export async function startFakeIstiod(pki: TestCa | undefined, port = 0): Promis
     streams: [],
     close: async () => server.forceShutdown(),
   };
-  const handler = (kind: "sotw" | "delta") => (call: ServerDuplexStream<Message, Message>) => {
+  const handler = (kind: "sotw" | "delta") => (call: ServerDuplexStream<Message, Message | Buffer>) => {
     const stream: IstiodStream = {
       kind,
       requests: [],
@@ -122,8 +124,8 @@ export async function startFakeIstiod(pki: TestCa | undefined, port = 0): Promis
     ),
   };
   server.addService(definition, {
-    StreamAggregatedResources: handler("sotw") as handleBidiStreamingCall<Message, Message>,
-    DeltaAggregatedResources: handler("delta") as handleBidiStreamingCall<Message, Message>,
+    StreamAggregatedResources: handler("sotw") as handleBidiStreamingCall<Message, Message | Buffer>,
+    DeltaAggregatedResources: handler("delta") as handleBidiStreamingCall<Message, Message | Buffer>,
   });
   const creds = pki
     ? ServerCredentials.createSsl(null, [
