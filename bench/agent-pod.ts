@@ -149,6 +149,7 @@ export class Mesh {
       mkdirSync(dirname(join(root, rel)), { recursive: true });
       writeFileSync(join(root, rel), text);
     }
+    mkdirSync(join(root, "tmp"), { recursive: true });
     mkdirSync(join(root, "usr/local/bin"), { recursive: true });
     copyFileSync(join(repoRoot, "src/agent/envoy/testdata/fake-envoy.mjs"), join(root, "usr/local/bin/envoy"));
     chmodSync(join(root, "usr/local/bin/envoy"), 0o755);
@@ -210,35 +211,40 @@ export async function startAgentPod(
   const root = mesh.podRoot(name);
   const [statusPort, adminPort, dnsPort] = [await freePort(), await freePort(), await freePort()];
   let output = "";
-  const child = spawn(
-    mesh.agentWrapper(),
-    ["proxy", "sidecar", "--domain", "shop.svc.cluster.local", "--root", root, "--status-host", "127.0.0.1"],
-    {
-      cwd: root,
-      env: {
-        PATH: childPath(),
-        POD_NAME: "web-1",
-        POD_NAMESPACE: "shop",
-        INSTANCE_IP: "127.0.0.1",
-        SERVICE_ACCOUNT: "web",
-        ISTIO_META_CLUSTER_ID: "Kubernetes",
-        ISTIO_META_DNS_CAPTURE: "true",
-        DNS_PROXY_ADDR: `127.0.0.1:${dnsPort}`,
-        CA_ADDR: mesh.ca.address,
-        PROXY_CONFIG: JSON.stringify({
-          discoveryAddress: mesh.istiod.address,
-          statusPort,
-          proxyAdminPort: adminPort,
-          terminationDrainDuration: "1s",
-        }),
-        ISTIO_KUBE_APP_PROBERS: JSON.stringify({
-          "/app-health/web/readyz": { httpGet: { path: "/ready", port: mesh.appPort }, timeoutSeconds: 1 },
-        }),
-        FAKE_ENVOY_READY: "true",
-        ...extraEnv,
+  const child = tracked(
+    spawn(
+      mesh.agentWrapper(),
+      ["proxy", "sidecar", "--domain", "shop.svc.cluster.local", "--root", root, "--status-host", "127.0.0.1"],
+      {
+        cwd: root,
+        env: {
+          PATH: childPath(),
+          POD_NAME: "web-1",
+          POD_NAMESPACE: "shop",
+          INSTANCE_IP: "127.0.0.1",
+          SERVICE_ACCOUNT: "web",
+          ISTIO_META_CLUSTER_ID: "Kubernetes",
+          ISTIO_META_DNS_CAPTURE: "true",
+          DNS_PROXY_ADDR: `127.0.0.1:${dnsPort}`,
+          CA_ADDR: mesh.ca.address,
+          PROXY_CONFIG: JSON.stringify({
+            discoveryAddress: mesh.istiod.address,
+            statusPort,
+            proxyAdminPort: adminPort,
+            terminationDrainDuration: "1s",
+          }),
+          ISTIO_KUBE_APP_PROBERS: JSON.stringify({
+            "/app-health/web/readyz": { httpGet: { path: "/ready", port: mesh.appPort }, timeoutSeconds: 1 },
+          }),
+          FAKE_ENVOY_READY: "true",
+          // A container's /tmp is its own and empty at each start: no compiled code of an earlier run
+          // (scripts/cli-entry.cjs keeps V8's code cache under the temporary folder).
+          TMPDIR: join(root, "tmp"),
+          ...extraEnv,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    ),
   );
   child.stdout?.on("data", (c) => {
     output = (output + c).slice(-20_000);
@@ -256,15 +262,37 @@ export async function startAgentPod(
     adsReconnects: 0,
     async stop() {
       stopEnvoy(pod);
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(timer);
+      await endChild(child);
     },
   };
   return pod;
+}
+
+/** The children still running, ended if the bench is interrupted (Ctrl-C). */
+const running = new Set<ChildProcess>();
+
+/** Keeps `child` in the set of children to end on an interruption; returns it. */
+export function tracked(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  return child;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    // SIGTERM: the agent drains and ends the Envoy it started.
+    for (const child of running) child.kill("SIGTERM");
+    process.exit(130);
+  });
+
+/** Ends a child (SIGTERM, SIGKILL after 10 s). */
+export async function endChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 const stopped = new WeakSet<AgentPod>();
