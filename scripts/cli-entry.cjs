@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The `meshinject` binary as installed: dist/cli/main.js (package.json "bin"), copied there by
 // scripts/build.mjs beside the CommonJS bundles of src/cli (whose main.ts is the same entry when run
-// from source): program.js for the commands that run servers (SERVER_COMMANDS), everyday.js, the
-// same program without those servers' code, for every other command. Its one job is to load that
+// from source): agent.js for `agent` (src/cli/agent-main.ts), program.js for the commands that run
+// servers (SERVER_COMMANDS), everyday.js, the same program without those servers' code, for every
+// other command. Its one job is to load that
 // bundle with V8's compiled code kept between runs, which shortens every start after the first:
 //   - Node 22.1+ does it itself (module.enableCompileCache, a folder under the OS's temp dir);
 //   - older Node has no such cache, so the bundle is compiled here with vm.Script and the code V8
@@ -16,9 +17,15 @@ const Module = require("node:module");
 const path = require("node:path");
 
 /** The commands run from program.js; scripts/build.mjs checks that its list is the same. */
-const SERVER_COMMANDS = new Set(["serve", "agent"]);
+const SERVER_COMMANDS = new Set(["serve"]);
 
-const program = path.join(__dirname, SERVER_COMMANDS.has(process.argv[2]) ? "program.js" : "everyday.js");
+/** `agent` runs from its own bundle (src/cli/agent-main.ts), the others from program.js or everyday.js. */
+function bundleFor(command) {
+  if (command === "agent") return "agent.js";
+  return SERVER_COMMANDS.has(command) ? "program.js" : "everyday.js";
+}
+
+const program = path.join(__dirname, bundleFor(process.argv[2]));
 
 function loadWithCodeCache() {
   const fs = require("node:fs");

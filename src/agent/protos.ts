@@ -1,86 +1,79 @@
 /**
- * The protos the agent's gRPC servers speak, loaded once: Envoy's discovery and secret services (from
- * the Envoy API tree that ships inside `@grpc/grpc-js-xds`), and Istio's certificate service and name
- * table (vendored beside their users, `sds/proto/ca.proto` and `xds/proto/nds.proto`). `grpcObject`
- * gives the service definitions for @grpc/grpc-js; `messages` encodes and decodes the payloads that
- * travel inside `google.protobuf.Any` (the SDS Secret, the NDS NameTable).
+ * The protos the agent's gRPC servers and clients speak, loaded once from protos.json (the types the
+ * agent uses, written from the .proto files of ./proto-files.ts by scripts/agent-protos.ts) with
+ * protobufjs's reflection (its light build: no .proto parser). `serviceClient` gives a service's client
+ * constructor for @grpc/grpc-js (its `.service` is the definition servers add); `messageType` encodes
+ * and decodes the payloads that travel inside `google.protobuf.Any` (the SDS Secret, the NDS
+ * NameTable, the PCDS ProxyConfig).
+ *
+ * Messages look as @grpc/proto-loader made them with the options the agent gave it (keepCase false,
+ * longs and enums as strings, defaults, oneofs): camelCase fields, 64-bit integers as strings; a
+ * request is built with `fromObject` and encoded, a response decoded and turned into such an object.
  */
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { type GrpcObject, loadPackageDefinition, type ServiceClientConstructor } from "@grpc/grpc-js";
-import { loadSync, type Options } from "@grpc/proto-loader";
-import protobuf from "protobufjs";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const xdsDeps = join(dirname(createRequire(import.meta.url).resolve("@grpc/grpc-js-xds/package.json")), "deps");
-
-/** Where the imports of the protos below are found. */
-export const INCLUDE_DIRS = [
-  join(xdsDeps, "envoy-api"),
-  join(xdsDeps, "xds"),
-  join(xdsDeps, "googleapis"),
-  join(xdsDeps, "protoc-gen-validate"),
-  join(here, "sds", "proto"),
-  join(here, "xds", "proto"),
-];
-
-const FILES = [
-  "envoy/service/discovery/v3/ads.proto",
-  "envoy/service/secret/v3/sds.proto",
-  "envoy/extensions/transport_sockets/tls/v3/secret.proto",
-  "ca.proto",
-  "nds.proto",
-];
+import { readFileSync } from "node:fs";
+import { makeClientConstructor, type ServiceClientConstructor, type ServiceDefinition } from "@grpc/grpc-js";
+import protobuf from "protobufjs/light.js";
 
 export const SECRET_TYPE_URL = "type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret";
 export const NAME_TABLE_TYPE_URL = "type.googleapis.com/istio.networking.nds.v1.NameTable";
 
-/** How messages look in JS on both sides of every call: camelCase fields, 64-bit ints as strings. */
-const LOADER_OPTIONS: Options = {
-  keepCase: false,
-  longs: String,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-  includeDirs: INCLUDE_DIRS,
-};
-
-let cached: GrpcObject | undefined;
-
-/** The service tree (`envoy.service.discovery.v3.AggregatedDiscoveryService`, …). */
-export function grpcObject(): GrpcObject {
-  cached ??= loadPackageDefinition(loadSync(FILES, LOADER_OPTIONS));
-  return cached;
-}
-
-/** A service's client constructor (which also carries its `.service` definition) by full name. */
-export function serviceClient(fullName: string): ServiceClientConstructor {
-  let node: unknown = grpcObject();
-  for (const part of fullName.split(".")) node = (node as Record<string, unknown>)[part];
-  if (typeof node !== "function") throw new Error(`proto service ${fullName} not found`);
-  return node as ServiceClientConstructor;
-}
+/** How decoded messages look (proto-loader's toObject options as the agent set them). */
+const OBJECT_OPTIONS: protobuf.IConversionOptions = { longs: String, enums: String, defaults: true, oneofs: true };
 
 let root: protobuf.Root | undefined;
 
-function messageRoot(): protobuf.Root {
-  if (root) return root;
-  const r = new protobuf.Root();
-  r.resolvePath = (_origin, target) => {
-    for (const dir of INCLUDE_DIRS) {
-      const candidate = join(dir, target);
-      if (existsSync(candidate)) return candidate;
-    }
-    return target;
-  };
-  r.loadSync(["envoy/extensions/transport_sockets/tls/v3/secret.proto", "nds.proto"], { keepCase: false });
-  root = r;
-  return r;
+function protoRoot(): protobuf.Root {
+  root ??= protobuf.Root.fromJSON(JSON.parse(readFileSync(new URL("./protos.json", import.meta.url), "utf8")));
+  return root;
 }
 
 /** A message type by full name, for encoding and decoding `Any` payloads. */
 export function messageType(fullName: string): protobuf.Type {
-  return messageRoot().lookupType(fullName);
+  return protoRoot().lookupType(fullName);
+}
+
+function serializer(type: protobuf.Type): (value: object) => Buffer {
+  return (value) => {
+    if (Array.isArray(value))
+      throw new Error(`Failed to serialize message: expected object with ${type.name} structure, got array instead`);
+    return type.encode(type.fromObject(value)).finish() as Buffer;
+  };
+}
+
+function deserializer(type: protobuf.Type): (bytes: Buffer) => object {
+  return (bytes) => type.toObject(type.decode(bytes), OBJECT_OPTIONS);
+}
+
+const clients = new Map<string, ServiceClientConstructor>();
+
+/** A service's client constructor (which also carries its `.service` definition) by full name. */
+export function serviceClient(fullName: string): ServiceClientConstructor {
+  const known = clients.get(fullName);
+  if (known) return known;
+  let service: protobuf.Service;
+  try {
+    service = protoRoot().lookupService(fullName);
+  } catch {
+    throw new Error(`proto service ${fullName} not found`);
+  }
+  const definition: Record<string, ServiceDefinition[string]> = {};
+  for (const method of service.methodsArray) {
+    method.resolve();
+    const request = method.resolvedRequestType as protobuf.Type;
+    const response = method.resolvedResponseType as protobuf.Type;
+    definition[method.name] = {
+      path: `/${fullName}/${method.name}`,
+      requestStream: method.requestStream === true,
+      responseStream: method.responseStream === true,
+      requestSerialize: serializer(request),
+      requestDeserialize: deserializer(request),
+      responseSerialize: serializer(response),
+      responseDeserialize: deserializer(response),
+      // proto-loader's alias: `streamAggregatedResources` beside `StreamAggregatedResources`.
+      originalName: method.name.charAt(0).toLowerCase() + method.name.slice(1),
+    };
+  }
+  const client = makeClientConstructor(definition, fullName);
+  clients.set(fullName, client);
+  return client;
 }

@@ -83,8 +83,8 @@ export async function agentCommand(args: readonly string[], cli: CliIo): Promise
     const { root, statusHost, rest: commandArgs } = splitOwnFlags(rest);
     return await command({ ...io, args: commandArgs, root, statusHost });
   } catch (e) {
-    if (e instanceof AgentCliError || isAgentCommandError(e)) {
-      io.stderr(`meshinject agent: ${e.message}\n`);
+    if (e instanceof AgentCliError || (await isAgentCommandError(e))) {
+      io.stderr(`meshinject agent: ${(e as Error).message}\n`);
       return 1;
     }
     throw e;

@@ -320,16 +320,7 @@ export async function main(given: readonly string[], io: CliIo): Promise<number>
     return 1;
   }
   // `agent` reads pilot-agent's command line itself (pflag syntax, unknown flags accepted).
-  if (argv[2] === "agent") {
-    try {
-      // Loaded only here: the agent's servers (gRPC, DNS, metrics) are not needed by the other commands.
-      const { agentCommand } = await import("./agent.js");
-      return await agentCommand(argv.slice(3), io);
-    } catch (e) {
-      io.stderr.write(`meshinject: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
-      return 1;
-    }
-  }
+  if (argv[2] === "agent") return (await import("./agent-main.js")).runAgentCli(argv.slice(3), io);
   let failed = false;
   const fail = () => {
     failed = true;

@@ -2,20 +2,13 @@
  * `meshinject agent`'s subcommands behind one dispatch table: each is a composition root of its own
  * (./proxy.ts, ./bootstrap.ts), given the command line after the subcommand, the environment, the
  * root folder and the output streams; each resolves with its exit code. Errors of a bad start are
- * one line (isAgentCommandError); anything else is a defect and is thrown.
+ * one line (isAgentCommandError); anything else is a defect and is thrown. Each subcommand's modules
+ * are loaded when it runs: `wait` and `request` (the pod's lifecycle hooks) and `version` do not load
+ * the running agent's servers, gRPC and protos.
  */
 
 import { asksForHelp } from "../bootstrap/agent-args.js";
-import { EnvoyStartError } from "../envoy/supervisor.js";
-import { isAgentStartError } from "../options/agent-options.js";
-import { ServerStartError } from "../process/servers.js";
-import { bootstrapCommand } from "./bootstrap.js";
-import { istioIptablesCommand } from "./istio-iptables/command.js";
-import { proxyCommand } from "./proxy.js";
 import { proxyHelp } from "./proxy-help.js";
-import { requestCommand } from "./request.js";
-import { versionCommand } from "./version.js";
-import { waitCommand } from "./wait.js";
 
 export interface AgentCommandIO {
   /** The arguments after the subcommand (our own flags already taken off). */
@@ -45,15 +38,19 @@ function withHelp(name: "proxy" | "bootstrap", command: AgentCommand): AgentComm
  * bootstrap `proxy` would write).
  */
 export const AGENT_COMMANDS: Readonly<Record<string, AgentCommand>> = {
-  proxy: withHelp("proxy", (io) => proxyCommand({ ...io, args: ["proxy", ...io.args], writeLog: io.stderr })),
-  bootstrap: withHelp("bootstrap", (io) => bootstrapCommand({ ...io, args: ["proxy", ...io.args] })),
-  wait: (io) => waitCommand(io.args, io),
-  request: (io) => requestCommand(io.args, io),
-  version: (io) => versionCommand(io.args, io),
-  "istio-iptables": (io) => istioIptablesCommand(io.args, io),
+  proxy: withHelp("proxy", async (io) =>
+    (await import("./proxy.js")).proxyCommand({ ...io, args: ["proxy", ...io.args], writeLog: io.stderr }),
+  ),
+  bootstrap: withHelp("bootstrap", async (io) =>
+    (await import("./bootstrap.js")).bootstrapCommand({ ...io, args: ["proxy", ...io.args] }),
+  ),
+  wait: async (io) => (await import("./wait.js")).waitCommand(io.args, io),
+  request: async (io) => (await import("./request.js")).requestCommand(io.args, io),
+  version: async (io) => (await import("./version.js")).versionCommand(io.args, io),
+  "istio-iptables": async (io) => (await import("./istio-iptables/command.js")).istioIptablesCommand(io.args, io),
 };
 
-/** An error the agent reports in one line and exit code 1. */
-export function isAgentCommandError(e: unknown): e is Error {
-  return e instanceof EnvoyStartError || e instanceof ServerStartError || isAgentStartError(e);
+/** Whether `e` is an error the agent reports in one line and exit code 1 (./errors.ts, loaded then). */
+export async function isAgentCommandError(e: unknown): Promise<boolean> {
+  return (await import("./errors.js")).isAgentCommandError(e);
 }

@@ -8,7 +8,7 @@
  * package in the tree reads protobuf text format, and the subset protoc prints is small).
  */
 import { execFileSync } from "node:child_process";
-import { INCLUDE_DIRS as INCLUDES } from "../protos.js";
+import { INCLUDE_DIRS as INCLUDES } from "../proto-files.js";
 
 /** The proto files each test decodes against (with the types the Any payloads carry). Same .proto files as the agent loads, read by protoc. */
 export const SDS_PROTOS = [

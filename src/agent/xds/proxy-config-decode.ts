@@ -3,15 +3,10 @@
  * reads `ca_certificates_pem` (the mesh's extra trust anchors, Istio's handler in initXdsProxy).
  * Anything undecodable is a one-line error, which the proxy sends back to istiod as a NACK.
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import protobuf from "protobufjs";
-
-const here = dirname(fileURLToPath(import.meta.url));
-let type: protobuf.Type | undefined;
+import { messageType } from "../protos.js";
 
 export function decodeProxyConfigCaCertificates(bytes: Uint8Array): string[] {
-  type ??= protobuf.loadSync(join(here, "proto", "proxy-config.proto")).lookupType("istio.mesh.v1alpha1.ProxyConfig");
+  const type = messageType("istio.mesh.v1alpha1.ProxyConfig");
   let decoded: { caCertificatesPem?: string[] };
   try {
     decoded = type.toObject(type.decode(bytes), { arrays: true }) as { caCertificatesPem?: string[] };
