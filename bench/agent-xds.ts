@@ -42,6 +42,7 @@ import { CA_ROOT_CERT } from "../src/agent/istiod-channel.js";
 import { createTestCa } from "../src/agent/testing/pki.js";
 import { encodeIstiodMessage, type IstiodStream, startFakeIstiod } from "../src/agent/xds/testing/fake-istiod.js";
 import { istiodMessage } from "../src/agent/xds/testing/istiod-protos.js";
+import { proxyImageNodeFlags } from "../test/proxy-wrapper.js";
 import type { MemoryFigures } from "./agent-xds-child.js";
 import { printTable } from "./timing.js";
 import { mib, ms, numberFlag, parseFlags, percentile, printHeader } from "./webhook-harness.js";
@@ -147,6 +148,8 @@ async function startProxyProcess(name: string): Promise<ProxyProcess> {
         "--import",
         "tsx",
         "--expose-gc",
+        // The proxy runs with the proxy image's V8 flags (deploy/proxy/pilot-agent), as in a pod.
+        ...proxyImageNodeFlags(),
         ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
       ],
       stdio: ["ignore", "inherit", "inherit", "ipc"],

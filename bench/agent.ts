@@ -34,6 +34,7 @@ import * as net from "node:net";
 import { parseArgs } from "node:util";
 import { makeHealthChecker } from "../test/grpc-health.js";
 import { serveLoopback } from "../test/loopback-server.js";
+import { proxyImageNodeFlags } from "../test/proxy-wrapper.js";
 import { formatNs, printTable } from "./timing.js";
 
 const { values } = parseArgs({
@@ -142,6 +143,8 @@ async function child<T>(
       execArgv: [
         "--import",
         "tsx",
+        // The agent runs with the proxy image's V8 flags, as in a pod; the app and the floor with node's defaults.
+        ...(role === "agent" ? proxyImageNodeFlags() : []),
         ...(role === "app" || !profileDir ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}/${role}`]),
       ],
     },

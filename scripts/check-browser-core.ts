@@ -13,9 +13,10 @@ import * as esbuild from "esbuild";
 /**
  * The core folders, and the Node-only edges inside them: the agent's subcommands (cmd/), the options
  * of its servers (options/, apart from the pure env readers), its servers and processes (the DNS
- * proxy over UDP/TCP, Envoy's supervision and admin client, health probers, the process runtime, the
- * status server, the SDS server and its CA client, the XDS proxy and the gRPC plumbing they share,
- * their test fakes). Every other module of src/agent (bootstrap, capture, ...) is core.
+ * proxy over UDP/TCP, Envoy's supervision and admin client, the application probes and the VM health
+ * checker, the process runtime, the status server, the SDS server and its CA client, the XDS proxy,
+ * and the gRPC plumbing and proto files they share, their test fakes). Every other module of
+ * src/agent (bootstrap, capture, ...) is core.
  */
 export const CORE_DIRS = ["src/template", "src/kube", "src/mesh", "src/inject", "src/go", "src/report", "src/agent"];
 export const NODE_EDGES = [
@@ -29,12 +30,14 @@ export const NODE_EDGES = [
   "src/agent/options/sds.ts",
   "src/agent/options/status.ts",
   "src/agent/options/xds.ts",
+  "src/agent/probe/",
   "src/agent/process/",
   "src/agent/status/",
   "src/agent/sds/",
   "src/agent/xds/",
   "src/agent/testing/",
   "src/agent/istiod-channel.ts",
+  "src/agent/proto-files.ts",
   "src/agent/protos.ts",
   "src/agent/uds-grpc.ts",
 ];

@@ -23,3 +23,15 @@ export function writeProxyWrapper(path: string, script?: string): string {
   chmodSync(path, 0o755);
   return path;
 }
+
+/**
+ * The fixed V8 flags the wrapper gives node (those on its `exec node` line other than the heap limit,
+ * which depends on the container), so that a bench running the agent in a process of its own runs it
+ * as the image does.
+ */
+export function proxyImageNodeFlags(): string[] {
+  const text = readFileSync(PROXY_WRAPPER, "utf8").replace(/\\\n\s*/g, " ");
+  const exec = /^exec node (.*)$/m.exec(text);
+  if (!exec) throw new Error(`${PROXY_WRAPPER} no longer has an "exec node" line`);
+  return exec[1].split(/\s+/).filter((word) => /^--[a-z0-9-]+(=\S+)?$/.test(word));
+}
