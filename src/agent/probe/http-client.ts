@@ -310,9 +310,14 @@ export class ProbeClient {
       else
         options.createConnection = (secure ? this.dialTLS : this.dialPlain) as http.RequestOptions["createConnection"];
       const req = (secure ? https : http).request(options);
-      r.onAbort(() => req.destroy(new Error("probe timed out")));
+      // An aborted request is over, not stale: Go's transport returns the context's error and does not retry.
+      let aborted = false;
+      r.onAbort(() => {
+        aborted = true;
+        req.destroy(new Error("probe timed out"));
+      });
       let answered = false;
-      req.on("error", (e) => reject(req.reusedSocket && !answered ? new StaleConnection(e) : e));
+      req.on("error", (e) => reject(req.reusedSocket && !answered && !aborted ? new StaleConnection(e) : e));
       req.on("response", (res) => {
         answered = true;
         readCapped(res, MAX_PROBE_BODY_BYTES, this.options.keepAlive)
@@ -348,6 +353,7 @@ export class ProbeClient {
         req = session.request(headers, { endStream: true });
       } catch (e) {
         kept?.end();
+        if (!kept) session.destroy();
         // A kept session that is going away takes no new stream: another connection may.
         reject(kept ? new StaleConnection(e as Error) : e);
         return;
@@ -356,7 +362,9 @@ export class ProbeClient {
         if (kept) kept.end();
         else session.close();
       };
+      let aborted = false;
       r.onAbort(() => {
+        aborted = true;
         // A kept connection loses only this stream, as Go cancels a request; an own one goes.
         if (kept) req.close(http2.constants.NGHTTP2_CANCEL);
         else session.destroy(new Error("probe timed out"));
@@ -372,7 +380,7 @@ export class ProbeClient {
         if (answered) return;
         const e = failure ?? new Error(`stream closed before the response (code ${req.rstCode})`);
         // The kept connection went away, or the application refused the stream unprocessed.
-        const stale = kept && (!kept.usable() || req.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM);
+        const stale = kept && !aborted && (!kept.usable() || req.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM);
         reject(stale ? new StaleConnection(e) : e);
       });
       req.on("response", (h) => {

@@ -63,7 +63,11 @@ function withDeadline<T>(
     };
     if (ms > 0) timer = setTimeout(() => end("timeout", "context deadline exceeded"), ms);
     cancel?.onCancel(() => end("gone", "the prober went away"));
-    fn((f) => cleanups.push(f)).then(
+    // A hook registered after the deadline (by a request sent as it passed) runs at once.
+    fn((f) => {
+      if (settled) f();
+      else cleanups.push(f);
+    }).then(
       (v) => {
         if (settled) return;
         settle();

@@ -145,6 +145,45 @@ describe("probe connections to an HTTPS application (ENABLE_PROBE_KEEPALIVE_CONN
   });
 
   for (const kind of ["h1", "h2"] as const) {
+    it(`${kind}: a probe that times out on a kept connection is abandoned, not sent again`, async () => {
+      // The application answers its first request, then hangs: each later probe times out, and the
+      // agent must let go of it (Go's transport returns the context's error and never retries it).
+      let requests = 0;
+      let closed = 0;
+      const handler = (
+        _req: http.IncomingMessage | http2.Http2ServerRequest,
+        res: http.ServerResponse | http2.Http2ServerResponse,
+      ) => {
+        if (++requests === 1) res.end("ok");
+        else res.on("close", () => closed++);
+      };
+      const server =
+        kind === "h1"
+          ? https.createServer({ cert: serving.certPem, key: serving.keyPem }, handler)
+          : http2.createSecureServer({ cert: serving.certPem, key: serving.keyPem }, handler);
+      const a = await listen(server, { connections: 0, protocols: [] });
+      apps.push(a);
+      const s = await startStatusServer({
+        host: "127.0.0.1",
+        port: 0,
+        adminPort: 1,
+        registry: new Registry(),
+        probeKeepalive: true,
+        kubeAppProbers: JSON.stringify({
+          "/app-health/web/readyz": { httpGet: { path: "/", port: a.port, scheme: "HTTPS" }, timeoutSeconds: 1 },
+        }),
+      });
+      agents.push(s);
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await get(s.port, "/app-health/web/readyz"))[0]);
+      assert.deepEqual(statuses, [200, 500, 500]);
+      // Every hung request is closed by the agent (bounded wait on the event, not a timing assertion).
+      for (let waited = 0; closed < requests - 1 && waited < 10_000; waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.equal(requests, 3, "the application saw one request per probe");
+      assert.equal(closed, 2, "the timed-out requests were closed");
+    });
+
     it(`${kind}: one connection for ${PROBES} probes with keep-alive on`, async () => {
       const a = await app(kind);
       await probeTimes(a.port, true);

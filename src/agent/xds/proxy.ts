@@ -165,7 +165,7 @@ function adsService(): ServiceDefinition {
 }
 
 /** Bytes written to Envoy's stream and not yet flushed above which istiod's stream is paused. */
-const PENDING_LIMIT = Number(process.env.XDS_PENDING ?? 1 << 20);
+const PENDING_LIMIT = 1 << 20;
 
 /** grpc `codes.Internal`, the code of the agent's NACKs. */
 const INTERNAL = 13;

@@ -1,17 +1,15 @@
 /**
  * What the XDS proxy reads and writes itself on the two ADS flavours, on the wire: Envoy's requests
  * and istiod's responses pass through as the bytes received, and the proxy reads only their envelope
- * (the type URL; a response's version and nonce) with protobufjs and ./proto/discovery-envelope.proto,
- * which skips every other field unread — resources are never decoded, however large the push. Only
+ * (the type URL; a response's version and nonce) with protobufjs and the reduced messages below,
+ * which skip every other field unread — resources are never decoded, however large the push. Only
  * for the types the agent takes (NDS, PCDS) is the first resource's payload decoded: `resources[0]`'s
  * `Any` for state-of-the-world, `resources[0].resource` for delta. The agent's own requests (its first
  * NDS/PCDS requests, health, ACK/NACK) are encoded here as Istio's handleUpstreamResponse and
  * handleUpstreamDeltaResponse build them (state-of-the-world echoes the version; delta has none).
  * Malformed wire is a one-line error.
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import protobuf from "protobufjs";
+import protobuf from "protobufjs/light.js";
 
 export type StreamKind = "sotw" | "delta";
 
@@ -42,19 +40,45 @@ export interface StreamShapes {
   encode(request: AgentRequest): Buffer;
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-let root: protobuf.Root | undefined;
-const types = new Map<string, protobuf.Type>();
+const field = (id: number, type = "string", rule?: "repeated") => ({ id, type, ...(rule ? { rule } : {}) });
 
-function type(name: string): protobuf.Type {
-  let t = types.get(name);
-  if (!t) {
-    root ??= protobuf.loadSync(join(here, "proto", "discovery-envelope.proto"));
-    t = root.lookupType(`envoy.service.discovery.v3.${name}`);
-    types.set(name, t);
-  }
-  return t;
-}
+/**
+ * Envoy's envoy/service/discovery/v3/discovery.proto reduced to what the proxy reads and writes itself,
+ * as protobufjs reflection JSON (its light build: nothing is parsed at run time). Field numbers are
+ * Envoy's; the `*Envelope` messages name only the envelope, so every other field, the resources
+ * included, is skipped unread; the resources are decoded only for the types the agent takes (NDS,
+ * PCDS). google.rpc.Status's two fields as `Status`.
+ */
+const ENVELOPE = protobuf.Root.fromJSON({
+  nested: {
+    google: { nested: { protobuf: { nested: { Any: { fields: { typeUrl: field(1), value: field(2, "bytes") } } } } } },
+    envelope: {
+      nested: {
+        DiscoveryRequestEnvelope: { fields: { typeUrl: field(4) } },
+        DeltaDiscoveryRequestEnvelope: { fields: { typeUrl: field(2) } },
+        DiscoveryResponseEnvelope: { fields: { versionInfo: field(1), typeUrl: field(4), nonce: field(5) } },
+        DeltaDiscoveryResponseEnvelope: { fields: { typeUrl: field(4), nonce: field(5) } },
+        DiscoveryResponse: { fields: { resources: field(2, "google.protobuf.Any", "repeated") } },
+        Resource: { fields: { resource: field(2, "google.protobuf.Any") } },
+        DeltaDiscoveryResponse: { fields: { resources: field(2, "Resource", "repeated") } },
+        Status: { fields: { code: field(1, "int32"), message: field(2) } },
+        DiscoveryRequest: {
+          fields: {
+            versionInfo: field(1),
+            typeUrl: field(4),
+            responseNonce: field(5),
+            errorDetail: field(6, "Status"),
+          },
+        },
+        DeltaDiscoveryRequest: {
+          fields: { typeUrl: field(2), responseNonce: field(6), errorDetail: field(7, "Status") },
+        },
+      },
+    },
+  },
+});
+
+const type = (name: string): protobuf.Type => ENVELOPE.lookupType(`envelope.${name}`);
 
 function decode<T>(name: string, bytes: Uint8Array): T {
   try {
