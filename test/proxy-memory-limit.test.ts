@@ -40,8 +40,8 @@ describe("the proxy image's heap limit from the container's memory limit", () =>
     return { out: r.stdout.trim(), err: r.stderr.trim(), status: r.status };
   }
 
-  /** What V8 gets for a Go limit of `bytes`: the limit less 64 MiB, never below half of it. */
-  const expected = (bytes: number) => String(Math.floor(Math.max(bytes / MIB - 64, bytes / MIB / 2)));
+  /** What V8 gets for a Go limit of `bytes`: the limit less 64 MiB, never below half of it nor 16 MiB. */
+  const expected = (bytes: number) => String(Math.floor(Math.max(bytes / MIB - 64, bytes / MIB / 2, 16)));
 
   const V2_MOUNT = "30 22 0:27 / MNT/sys/fs/cgroup rw,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 rw,nsdelegate\n";
   const v2Pod = (max: string) => tree(V2_MOUNT, "0::/\n", { "sys/fs/cgroup/memory.max": `${max}\n` });
@@ -107,6 +107,15 @@ describe("the proxy image's heap limit from the container's memory limit", () =>
     assert.equal(r.out, "");
     assert.match(r.err, /^pilot-agent: GOMEMLIMIT=1g: malformed GOMEMLIMIT/);
     assert.equal(r.err.split("\n").length, 1);
+  });
+
+  it("odd values: an overflowing GOMEMLIMIT is malformed, a zero limit still starts, memory.max is trimmed", () => {
+    const overflow = oldSpace(v2Pod(String(512 * MIB)), { GOMEMLIMIT: "99999999999999999999" });
+    assert.equal(overflow.status, 2);
+    assert.match(overflow.err, /^pilot-agent: GOMEMLIMIT=99999999999999999999: malformed GOMEMLIMIT/);
+    assert.equal(oldSpace(v2Pod(String(512 * MIB)), { GOMEMLIMIT: "0" }).out, "16");
+    assert.equal(oldSpace(v2Pod(String(512 * MIB)), { GOMEMLIMIT: "1B" }).out, "16");
+    assert.equal(oldSpace(v2Pod(`  ${512 * MIB}`)).out, expected(Math.floor(512 * MIB * 0.9)));
   });
 
   it("AUTOMEMLIMIT: the ratio, off, and a bad ratio reported with no limit set", () => {

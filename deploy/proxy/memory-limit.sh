@@ -45,7 +45,7 @@ memory_limit_old_space_mib() {
       line = ""
       if ((getline line < file) <= 0) line = ""
       close(file)
-      gsub(/[ \t\r]+$/, "", line)
+      gsub(/^[ \t\r]+|[ \t\r]+$/, "", line)
       return line
     }
     # walkCgroupV2Hierarchy: the lowest memory.max from the cgroup up to the mount point; -1: none.
@@ -107,7 +107,7 @@ memory_limit_old_space_mib() {
       return -1
     }
     BEGIN {
-      MIB = 1048576; RESERVE_MIB = 64
+      MIB = 1048576; RESERVE_MIB = 64; MIN_OLD_MIB = 16
       if (gomemlimit_set == "set") {
         if (gomemlimit == "" || gomemlimit == "off") exit 0
         if (gomemlimit !~ /^[0-9]+(B|KiB|MiB|GiB|TiB)?$/) {
@@ -119,8 +119,13 @@ memory_limit_old_space_mib() {
         if (gomemlimit ~ /MiB$/) unit = MIB
         if (gomemlimit ~ /GiB$/) unit = 1024 * MIB
         if (gomemlimit ~ /TiB$/) unit = MIB * MIB
-        n = gomemlimit; sub(/[A-Za-z]+$/, "", n)
+        n = gomemlimit; sub(/[A-Za-z]+$/, "", n); sub(/^0+/, "", n)
         limit = n * unit
+        # Go refuses a byte count that overflows an int64.
+        if (length(n) > 19 || limit > 9223372036854775807) {
+          print "pilot-agent: GOMEMLIMIT=" gomemlimit ": malformed GOMEMLIMIT (the byte count overflows)" > "/dev/stderr"
+          exit 2
+        }
       } else {
         ratio = 0.9
         if (automemlimit_set == "set") {
@@ -142,7 +147,9 @@ memory_limit_old_space_mib() {
       if (limit >= 9223372036854775807) exit 0
       old = limit / MIB - RESERVE_MIB
       if (old < limit / MIB / 2) old = limit / MIB / 2
-      if (old < 1) old = 1
+      # Go runs under any limit, collecting all the time; V8 aborts at start with an old space below a
+      # few MiB, so a tiny (or zero) limit gets the smallest heap the agent starts with.
+      if (old < MIN_OLD_MIB) old = MIN_OLD_MIB
       printf "%d\n", old
     }'
 }
