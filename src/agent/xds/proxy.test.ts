@@ -157,6 +157,39 @@ describe("XDS proxy with a fake istiod", () => {
     }
   });
 
+  test("a name table resource of another type is NACKed, as anypb.UnmarshalTo refuses it", async () => {
+    const istiod = await startFakeIstiod(pki);
+    const tables: NameTable[] = [];
+    const proxy = await proxyFor(istiod, { onNameTable: (t) => tables.push(t) });
+    const envoy = adsClient(`unix:${proxy.socketPath}`);
+    try {
+      envoy.send({ node: NODE, typeUrl: LDS });
+      await until(() => (istiod.streams[0]?.requests.length ?? 0) >= 2, "LDS and NDS");
+      const s = istiod.streams[0];
+      assert.ok(s);
+      // An empty payload decodes as any message: only the Any's type URL tells it is not a NameTable.
+      await s.push({
+        versionInfo: "w",
+        nonce: "nds-wrong",
+        typeUrl: NDS,
+        resources: [{ typeUrl: "type.googleapis.com/istio.mesh.v1alpha1.ProxyConfig", value: Buffer.alloc(0) }],
+      });
+      await until(() => s.requests.some((r) => r.responseNonce === "nds-wrong"), "the answer to the wrong type");
+      const nack = s.requests.find((r) => r.responseNonce === "nds-wrong");
+      const detail = nack?.errorDetail as { code: number; message: string } | undefined;
+      assert.equal(detail?.code, 13);
+      assert.equal(
+        detail?.message,
+        'proto: mismatched message type: got "istio.networking.nds.v1.NameTable", want "istio.mesh.v1alpha1.ProxyConfig"',
+      );
+      assert.deepEqual(tables, []);
+    } finally {
+      envoy.close();
+      await proxy.close();
+      await istiod.close();
+    }
+  });
+
   test("PCDS asked after LDS when the trust bundle is taken from it; its CA certificates handed over", async () => {
     const istiod = await startFakeIstiod(pki);
     const bundles: string[] = [];

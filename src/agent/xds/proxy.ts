@@ -43,7 +43,14 @@ import { appendCertByte } from "../sds/trust-anchors.js";
 import { bindUnixSocket, countingDecoders, shutdown } from "../uds-grpc.js";
 import { decodeNameTable } from "./name-table-decode.js";
 import { decodeProxyConfigCaCertificates } from "./proxy-config-decode.js";
-import { type AgentRequest, type ResponseEnvelope, type StreamKind, streamShapes } from "./stream-state.js";
+import {
+  type AgentRequest,
+  type AnyResource,
+  checkAnyType,
+  type ResponseEnvelope,
+  type StreamKind,
+  streamShapes,
+} from "./stream-state.js";
 import { isEnvoyType, LISTENER_TYPE, NAME_TABLE_TYPE, PROXY_CONFIG_TYPE, shortType, WORKLOAD_TYPE } from "./types.js";
 import { dialUpstream, type UpstreamConnection, type UpstreamOptions, type UpstreamStream } from "./upstream.js";
 
@@ -136,7 +143,8 @@ interface EnvoyRequest {
   typeUrl: string;
 }
 type Downstream = ServerDuplexStream<EnvoyRequest, Buffer>;
-type Handler = (payload: Uint8Array) => void;
+/** Takes the first resource of a response the agent consumes; throws to NACK (as Istio's handlers return errors). */
+type Handler = (resource: AnyResource) => void;
 
 const ADS = "/envoy.service.discovery.v3.AggregatedDiscoveryService";
 
@@ -217,15 +225,17 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
   const handlers = new Map<string, Handler>();
   if (options.onNameTable) {
     const sink = options.onNameTable;
-    handlers.set(NAME_TABLE_TYPE, (payload) => {
-      sink(decodeNameTable(payload));
+    handlers.set(NAME_TABLE_TYPE, (resource) => {
+      checkAnyType(resource, "istio.networking.nds.v1.NameTable");
+      sink(decodeNameTable(resource.value));
       counters.nameTables++;
     });
   }
   if (options.dynamicProxyConfig && options.onProxyConfig) {
     const sink = options.onProxyConfig;
-    handlers.set(PROXY_CONFIG_TYPE, (payload) => {
-      const caCerts = decodeProxyConfigCaCertificates(payload);
+    handlers.set(PROXY_CONFIG_TYPE, (resource) => {
+      checkAnyType(resource, "istio.mesh.v1alpha1.ProxyConfig");
+      const caCerts = decodeProxyConfigCaCertificates(resource.value);
       log.debug(`XDS proxy: received new certificates to add to mesh trust domain: ${caCerts.length}`);
       sink(caCerts.reduce(appendCertByte, ""));
       counters.proxyConfigs++;
@@ -369,17 +379,17 @@ export async function startXdsProxy(options: XdsProxyOptions): Promise<XdsProxy>
       const typeUrl = response.typeUrl;
       const handler = handlers.get(typeUrl);
       if (handler) {
-        let payload: Uint8Array | undefined;
+        let resource: AnyResource | undefined;
         try {
-          payload = shapes.firstPayload(bytes);
+          resource = shapes.firstResource(bytes);
         } catch (error) {
           undecodable(error);
           return;
         }
-        if (payload === undefined) return; // an empty response: nothing to do, no ACK
+        if (resource === undefined) return; // an empty response: nothing to do, no ACK
         let error: string | undefined;
         try {
-          handler(payload);
+          handler(resource);
         } catch (e) {
           error = (e as Error).message;
           counters.malformed++;

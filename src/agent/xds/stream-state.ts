@@ -28,13 +28,32 @@ export interface AgentRequest {
   errorDetail?: { code: number; message: string };
 }
 
+/** A `google.protobuf.Any`. */
+export interface AnyResource {
+  typeUrl: string;
+  value: Uint8Array;
+}
+
+/**
+ * anypb's UnmarshalTo check (Any.MessageIs): the type URL names the message `fullName`, after its
+ * last "/"; otherwise Go's error text, which the agent's NACK carries.
+ */
+export function checkAnyType(any: AnyResource, fullName: string): void {
+  const url = any.typeUrl;
+  if (url.endsWith(fullName) && (url.length === fullName.length || url[url.length - fullName.length - 1] === "/"))
+    return;
+  const name = url.slice(url.lastIndexOf("/") + 1);
+  const valid = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(name);
+  throw new Error(`proto: mismatched message type: got "${fullName}", want "${valid ? name : ""}"`);
+}
+
 export interface StreamShapes {
   /** The type URL of one of Envoy's requests (throws on malformed wire). */
   requestType(bytes: Uint8Array): string;
   /** A response's envelope (throws on malformed wire). */
   response(bytes: Uint8Array): ResponseEnvelope;
-  /** The first resource's payload bytes, or undefined for a response without resources (throws on malformed wire). */
-  firstPayload(bytes: Uint8Array): Uint8Array | undefined;
+  /** The first resource (its `Any`), or undefined for a response without resources (throws on malformed wire). */
+  firstResource(bytes: Uint8Array): AnyResource | undefined;
   /** The ACK (no error) or NACK (`errorDetail`) for a response the agent took. */
   ack(response: ResponseEnvelope, error?: { code: number; message: string }): AgentRequest;
   encode(request: AgentRequest): Buffer;
@@ -98,8 +117,11 @@ function encode(name: string, request: AgentRequest): Buffer {
 }
 
 interface Any {
+  typeUrl?: string;
   value?: Uint8Array;
 }
+
+const anyResource = (any: Any): AnyResource => ({ typeUrl: any.typeUrl ?? "", value: any.value ?? new Uint8Array() });
 
 const sotw: StreamShapes = {
   requestType: (bytes) => decode<{ typeUrl: string }>("DiscoveryRequestEnvelope", bytes).typeUrl,
@@ -107,9 +129,9 @@ const sotw: StreamShapes = {
     const m = decode<ResponseEnvelope>("DiscoveryResponseEnvelope", bytes);
     return { typeUrl: m.typeUrl, versionInfo: m.versionInfo, nonce: m.nonce };
   },
-  firstPayload(bytes) {
+  firstResource(bytes) {
     const first = decode<{ resources: Any[] }>("DiscoveryResponse", bytes).resources[0];
-    return first ? (first.value ?? new Uint8Array()) : undefined;
+    return first ? anyResource(first) : undefined;
   },
   ack: (response, error) => ({
     versionInfo: response.versionInfo,
@@ -126,9 +148,9 @@ const delta: StreamShapes = {
     const m = decode<ResponseEnvelope>("DeltaDiscoveryResponseEnvelope", bytes);
     return { typeUrl: m.typeUrl, versionInfo: "", nonce: m.nonce };
   },
-  firstPayload(bytes) {
+  firstResource(bytes) {
     const first = decode<{ resources: { resource?: Any }[] }>("DeltaDiscoveryResponse", bytes).resources[0];
-    return first ? (first.resource?.value ?? new Uint8Array()) : undefined;
+    return first ? anyResource(first.resource ?? {}) : undefined;
   },
   ack: (response, error) => ({
     typeUrl: response.typeUrl,
