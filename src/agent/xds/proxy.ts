@@ -51,7 +51,15 @@ import {
   type StreamKind,
   streamShapes,
 } from "./stream-state.js";
-import { isEnvoyType, LISTENER_TYPE, NAME_TABLE_TYPE, PROXY_CONFIG_TYPE, shortType, WORKLOAD_TYPE } from "./types.js";
+import {
+  ADS_SERVICE_PATH,
+  isEnvoyType,
+  LISTENER_TYPE,
+  NAME_TABLE_TYPE,
+  PROXY_CONFIG_TYPE,
+  shortType,
+  WORKLOAD_TYPE,
+} from "./types.js";
 import { dialUpstream, type UpstreamConnection, type UpstreamOptions, type UpstreamStream } from "./upstream.js";
 
 export const XDS_SOCKET = "etc/istio/proxy/XDS";
@@ -146,7 +154,6 @@ type Downstream = ServerDuplexStream<EnvoyRequest, Buffer>;
 /** Takes the first resource of a response the agent consumes; throws to NACK (as Istio's handlers return errors). */
 type Handler = (resource: AnyResource) => void;
 
-const ADS = "/envoy.service.discovery.v3.AggregatedDiscoveryService";
 
 /**
  * The ADS service as Envoy calls it, on bytes: a request's envelope is read to know its type (a
@@ -157,7 +164,7 @@ function adsService(): ServiceDefinition {
   const method = (name: string, kind: StreamKind) => {
     const shapes = streamShapes(kind);
     return {
-      path: `${ADS}/${name}`,
+      path: `${ADS_SERVICE_PATH}/${name}`,
       requestStream: true,
       responseStream: true,
       requestDeserialize: (bytes: Buffer): EnvoyRequest => ({ bytes, typeUrl: shapes.requestType(bytes) }),

@@ -6,6 +6,9 @@
  */
 const API_TYPE_PREFIX = "type.googleapis.com/";
 
+/** The gRPC path of Envoy's aggregated discovery service, on both sides of the proxy. */
+export const ADS_SERVICE_PATH = "/envoy.service.discovery.v3.AggregatedDiscoveryService";
+
 export const LISTENER_TYPE = `${API_TYPE_PREFIX}envoy.config.listener.v3.Listener`;
 export const NAME_TABLE_TYPE = `${API_TYPE_PREFIX}istio.networking.nds.v1.NameTable`;
 export const PROXY_CONFIG_TYPE = `${API_TYPE_PREFIX}istio.mesh.v1alpha1.ProxyConfig`;

@@ -9,6 +9,7 @@
  */
 import { Client, type ClientDuplexStream, connectivityState } from "@grpc/grpc-js";
 import { callMetadata, type IstiodTls, istiodChannel, istiodDial, istiodMetadata } from "../istiod-channel.js";
+import { ADS_SERVICE_PATH } from "./types.js";
 
 export interface UpstreamOptions {
   discoveryAddress: string;
@@ -31,7 +32,6 @@ export interface UpstreamOptions {
 
 export type UpstreamStream = ClientDuplexStream<Buffer, Buffer>;
 
-const ADS = "/envoy.service.discovery.v3.AggregatedDiscoveryService";
 const bytes = (b: Buffer) => b;
 
 /** One connection to istiod, for one Envoy stream. */
@@ -67,7 +67,7 @@ export function dialUpstream(options: UpstreamOptions): UpstreamConnection {
         ? callMetadata(options.clusterId, options.dial.headers, options.dial.token)
         : istiodMetadata("XDS proxy", options.tokenPath, options.clusterId);
       const method = kind === "sotw" ? "StreamAggregatedResources" : "DeltaAggregatedResources";
-      const stream = client.makeBidiStreamRequest(`${ADS}/${method}`, bytes, bytes, metadata);
+      const stream = client.makeBidiStreamRequest(`${ADS_SERVICE_PATH}/${method}`, bytes, bytes, metadata);
       // grpc-js makes its streams in object mode with Node's default read-ahead of 16 messages and
       // takes no option for it: while the proxy is paused that would be 16 pushes held (64 MiB of
       // 4 MiB pushes). One message read ahead keeps what is held bounded by the push, not the burst.
