@@ -40,8 +40,14 @@ function serializer(type: protobuf.Type): (value: object) => Buffer {
   };
 }
 
+/**
+ * Decodes from a plain Uint8Array view of gRPC's Buffer: protobufjs reads a Node Buffer with a reader
+ * that cuts a string running past the end short instead of failing; the plain reader fails, as Go's
+ * proto.Unmarshal does (and the server answers the frame as malformed).
+ */
 function deserializer(type: protobuf.Type): (bytes: Buffer) => object {
-  return (bytes) => type.toObject(type.decode(bytes), OBJECT_OPTIONS);
+  return (bytes) =>
+    type.toObject(type.decode(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)), OBJECT_OPTIONS);
 }
 
 const clients = new Map<string, ServiceClientConstructor>();

@@ -40,8 +40,14 @@ test("undecodable SDS frames are counted; the server keeps serving", async () =>
   pod.write("etc/certs/root-cert.pem", pki.rootPem);
   const sds = await startSdsServer({ security: pod.security({ FILE_MOUNTED_CERTS: "true" }) });
   try {
+    // A string (version_info) whose length runs past the frame's end: Go's proto.Unmarshal refuses it.
+    const truncated = Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]);
+    await sendRawFrames(`unix:${sds.socketPath}`, "/envoy.service.secret.v3.SecretDiscoveryService/StreamSecrets", [
+      truncated,
+    ]);
+    assert.equal(sds.stats().malformed, 1, "the truncated string is malformed");
     const frames = fc.sample(fc.uint8Array({ minLength: 1, maxLength: 64 }), 20);
-    frames.push(Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]));
+    frames.push(truncated);
     for (const method of ["StreamSecrets", "DeltaSecrets"])
       await sendRawFrames(
         `unix:${sds.socketPath}`,

@@ -154,7 +154,6 @@ type Downstream = ServerDuplexStream<EnvoyRequest, Buffer>;
 /** Takes the first resource of a response the agent consumes; throws to NACK (as Istio's handlers return errors). */
 type Handler = (resource: AnyResource) => void;
 
-
 /**
  * The ADS service as Envoy calls it, on bytes: a request's envelope is read to know its type (a
  * request that is not a DiscoveryRequest on the wire fails to deserialize, and grpc-js ends that
