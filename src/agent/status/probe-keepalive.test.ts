@@ -88,7 +88,8 @@ describe("probe connections to an HTTPS application (ENABLE_PROBE_KEEPALIVE_CONN
     });
   }
 
-  async function probeTimes(appPort: number, keepalive: boolean): Promise<void> {
+  /** An agent whose one prober GETs `/` on the HTTPS application at `appPort`. */
+  async function agentFor(appPort: number, keepalive: boolean, timeoutSeconds: number): Promise<StatusServer> {
     const s = await startStatusServer({
       host: "127.0.0.1",
       port: 0,
@@ -96,10 +97,15 @@ describe("probe connections to an HTTPS application (ENABLE_PROBE_KEEPALIVE_CONN
       registry: new Registry(),
       probeKeepalive: keepalive,
       kubeAppProbers: JSON.stringify({
-        "/app-health/web/readyz": { httpGet: { path: "/", port: appPort, scheme: "HTTPS" }, timeoutSeconds: 10 },
+        "/app-health/web/readyz": { httpGet: { path: "/", port: appPort, scheme: "HTTPS" }, timeoutSeconds },
       }),
     });
     agents.push(s);
+    return s;
+  }
+
+  async function probeTimes(appPort: number, keepalive: boolean): Promise<void> {
+    const s = await agentFor(appPort, keepalive, 10);
     for (let i = 0; i < PROBES; i++)
       assert.deepEqual(await get(s.port, "/app-health/web/readyz"), [200, MAX_PROBE_BODY_BYTES]);
   }
@@ -129,17 +135,7 @@ describe("probe connections to an HTTPS application (ENABLE_PROBE_KEEPALIVE_CONN
     for (const server of [h2, h1]) {
       const a = await listen(server, { connections: 0, protocols: [] });
       apps.push(a);
-      const s = await startStatusServer({
-        host: "127.0.0.1",
-        port: 0,
-        adminPort: 1,
-        registry: new Registry(),
-        probeKeepalive: true,
-        kubeAppProbers: JSON.stringify({
-          "/app-health/web/readyz": { httpGet: { path: "/", port: a.port, scheme: "HTTPS" }, timeoutSeconds: 10 },
-        }),
-      });
-      agents.push(s);
+      const s = await agentFor(a.port, true, 10);
       for (let i = 0; i < PROBES; i++) assert.deepEqual(await get(s.port, "/app-health/web/readyz"), [200, 2]);
     }
   });
@@ -163,17 +159,7 @@ describe("probe connections to an HTTPS application (ENABLE_PROBE_KEEPALIVE_CONN
           : http2.createSecureServer({ cert: serving.certPem, key: serving.keyPem }, handler);
       const a = await listen(server, { connections: 0, protocols: [] });
       apps.push(a);
-      const s = await startStatusServer({
-        host: "127.0.0.1",
-        port: 0,
-        adminPort: 1,
-        registry: new Registry(),
-        probeKeepalive: true,
-        kubeAppProbers: JSON.stringify({
-          "/app-health/web/readyz": { httpGet: { path: "/", port: a.port, scheme: "HTTPS" }, timeoutSeconds: 1 },
-        }),
-      });
-      agents.push(s);
+      const s = await agentFor(a.port, true, 1);
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await get(s.port, "/app-health/web/readyz"))[0]);
       assert.deepEqual(statuses, [200, 500, 500]);
